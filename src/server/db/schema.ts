@@ -1,0 +1,290 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+type Bilingual = { es: string; en: string };
+export type SurveyQuestion = {
+  id: string;
+  question: Bilingual;
+  type: 'text' | 'textarea' | 'number' | 'select' | 'checkbox';
+  options: string[];
+};
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable('users', {
+  id: id(),
+  /** Always stored lower-cased, so uniqueness is case-insensitive. */
+  email: text('email').notNull().unique(),
+  hashedPassword: text('hashed_password').notNull(),
+  createdAt: createdAt(),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the cookie token, hex; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Absolute end of life, whatever the sliding expiry says. */
+    absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const userProfiles = pgTable(
+  'user_profiles',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull().unique(),
+    fullName: text('full_name'),
+    /** Running sum of the user's ledger; changed only together with a ledger row. */
+    credits: integer('credits').notNull().default(0),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    accountStatus: text('account_status', { enum: ['active', 'suspended'] })
+      .notNull()
+      .default('active'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('user_profiles_credits_non_negative', sql`${t.credits} >= 0`),
+    check('user_profiles_status_valid', sql`${t.accountStatus} in ('active', 'suspended')`),
+    index('user_profiles_created_idx').on(t.createdAt.desc()),
+  ],
+);
+
+export const categories = pgTable('categories', {
+  key: text('key').primaryKey(),
+  name: jsonb('name').$type<Bilingual>().notNull(),
+  sortOrder: integer('sort_order').notNull().default(0),
+});
+
+export const userWorkflows = pgTable(
+  'user_workflows',
+  {
+    id: id(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: jsonb('name').$type<Bilingual>().notNull(),
+    description: jsonb('description').$type<Bilingual | null>(),
+    category: jsonb('category').$type<Bilingual>().notNull(),
+    webhookUrl: text('webhook_url').notNull(),
+    /** whsec_ + base64 key, used to sign outbound calls (Standard Webhooks). */
+    secretToken: text('secret_token').notNull(),
+    /** The secret being rotated out: both signatures are sent until it expires. */
+    previousSecretToken: text('previous_secret_token'),
+    previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
+    config: jsonb('config').$type<Record<string, unknown>>().notNull().default({}),
+    isPublic: boolean('is_public').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(true),
+    executionCount: integer('execution_count').notNull().default(0),
+    interactionType: text('interaction_type', { enum: ['chatbot', 'survey'] })
+      .notNull()
+      .default('chatbot'),
+    creditsPerExecution: integer('credits_per_execution').notNull().default(1),
+    welcomeMessage: jsonb('welcome_message').$type<Bilingual | null>(),
+    aiPrompt: text('ai_prompt'),
+    surveyQuestions: jsonb('survey_questions').$type<SurveyQuestion[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('user_workflows_credits_min', sql`${t.creditsPerExecution} >= 1`),
+    index('user_workflows_catalogue_idx').on(t.isActive, t.isPublic, t.createdAt.desc()),
+    index('user_workflows_created_idx').on(t.createdAt.desc()),
+  ],
+);
+
+export const EXECUTION_STATUSES = ['pending', 'running', 'completed', 'failed', 'expired'] as const;
+
+export const workflowExecutions = pgTable(
+  'workflow_executions',
+  {
+    id: id(),
+    workflowId: uuid('workflow_id')
+      .notNull()
+      .references(() => userWorkflows.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: EXECUTION_STATUSES }).notNull().default('pending'),
+    language: text('language', { enum: ['es', 'en'] })
+      .notNull()
+      .default('en'),
+    inputData: jsonb('input_data'),
+    outputData: jsonb('output_data'),
+    creditsUsed: integer('credits_used').notNull().default(0),
+    executionTimeMs: integer('execution_time_ms'),
+    errorMessage: text('error_message'),
+    outputType: text('output_type', { enum: ['text', 'image', 'video', 'file'] }),
+    outputUrl: text('output_url'),
+    outputFilename: text('output_filename'),
+    outputSize: integer('output_size'),
+    resultPath: text('result_path'),
+    /** SHA-256 of the per-run result token the workflow service must present. */
+    resultTokenHash: text('result_token_hash'),
+    chatMessageCount: integer('chat_message_count').notNull().default(0),
+    dispatchAttempts: integer('dispatch_attempts').notNull().default(0),
+    nextDispatchAt: timestamp('next_dispatch_at', { withTimezone: true }),
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('executions_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('executions_workflow_idx').on(t.workflowId),
+    index('executions_status_created_idx').on(t.status, t.createdAt.desc()),
+    index('executions_created_idx').on(t.createdAt.desc()),
+    index('executions_open_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} in ('pending', 'running')`),
+    index('executions_dispatch_due_idx')
+      .on(t.nextDispatchAt)
+      .where(sql`${t.nextDispatchAt} is not null`),
+  ],
+);
+
+export const TRANSACTION_TYPES = ['bonus', 'purchase', 'usage', 'refund', 'admin_adjustment'] as const;
+
+/** The ledger: rows are only ever inserted. */
+export const creditTransactions = pgTable(
+  'credit_transactions',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    workflowId: uuid('workflow_id').references(() => userWorkflows.id, { onDelete: 'set null' }),
+    /** The run a usage or refund row belongs to; no foreign key, the row outlives the run. */
+    executionId: uuid('execution_id'),
+    amount: integer('amount').notNull(),
+    transactionType: text('transaction_type', { enum: TRANSACTION_TYPES }).notNull(),
+    usdAmount: numeric('usd_amount', { precision: 10, scale: 2 }),
+    planName: text('plan_name'),
+    notes: text('notes'),
+    /** Unique business reference (payment event, renewal period) that makes a grant happen once. */
+    reference: text('reference').unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('ledger_type_created_idx').on(t.transactionType, t.createdAt.desc()),
+    index('ledger_created_idx').on(t.createdAt.desc()),
+    index('ledger_workflow_idx').on(t.workflowId),
+    uniqueIndex('ledger_one_usage_per_run')
+      .on(t.executionId)
+      .where(sql`${t.transactionType} = 'usage'`),
+    uniqueIndex('ledger_one_refund_per_run')
+      .on(t.executionId)
+      .where(sql`${t.transactionType} = 'refund'`),
+  ],
+);
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    planName: text('plan_name').notNull(),
+    creditsPerMonth: integer('credits_per_month').notNull(),
+    priceUsd: numeric('price_usd', { precision: 10, scale: 2 }).notNull(),
+    nextRenewalDate: timestamp('next_renewal_date', { withTimezone: true }).notNull(),
+    status: text('status', { enum: ['active', 'cancelled'] })
+      .notNull()
+      .default('active'),
+    provider: text('provider').notNull().default('demo'),
+    providerSubscriptionId: text('provider_subscription_id').unique(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('subscriptions_user_idx').on(t.userId),
+    index('subscriptions_due_idx')
+      .on(t.nextRenewalDate)
+      .where(sql`${t.status} = 'active'`),
+  ],
+);
+
+export const adminAuditLogs = pgTable(
+  'admin_audit_logs',
+  {
+    id: id(),
+    adminUserId: uuid('admin_user_id').references(() => users.id, { onDelete: 'set null' }),
+    actionType: text('action_type').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_created_idx').on(t.createdAt.desc()),
+    index('audit_action_created_idx').on(t.actionType, t.createdAt.desc()),
+    index('audit_admin_idx').on(t.adminUserId),
+  ],
+);
+
+export const adminConfig = pgTable('admin_config', {
+  id: id(),
+  key: text('key').notNull().unique(),
+  value: jsonb('value').notNull(),
+  description: jsonb('description').$type<Bilingual>().notNull(),
+  updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: updatedAt(),
+  createdAt: createdAt(),
+});
+
+/** Replays of a request with the same Idempotency-Key get the first answer. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code').notNull(),
+    response: jsonb('response').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/** Failed sign-in counters, per e-mail and per IP, shared by every server instance. */
+export const authThrottle = pgTable('auth_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
+  blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+});
+
+/** Payment provider events already applied (Stripe event ids). */
+export const paymentEvents = pgTable('payment_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  createdAt: createdAt(),
+});

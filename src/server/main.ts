@@ -1,0 +1,50 @@
+import { resolve } from 'node:path';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openConfiguredDatabase } from './db/open.js';
+import { seed } from './db/seed.js';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const database = await openConfiguredDatabase(config);
+  const seeded = await seed(database.db, config);
+  const app = await buildApp({ config, database, db: database.db, now: () => new Date() });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    // close() stops accepting connections and resolves once in-flight requests are answered.
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const url = config.publicUrl;
+  console.log(
+    `\n  Flujo is running at ${url}  (database: ${database.kind === 'pglite' ? `embedded, in ${resolve(config.dataDir)}` : 'PostgreSQL'})`,
+  );
+  if (seeded.demoAdmin) {
+    console.log(
+      `\n  A demo admin was created. Sign in with:\n    email:    ${seeded.demoAdmin.email}\n    password: ${seeded.demoAdmin.password}\n  (shown only this once; create another with npm run admin -- create --email ... --password ...)\n`,
+    );
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+import { and, eq, gte, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.js';
+import type { TRANSACTION_TYPES } from '../../db/schema.js';
+import { creditTransactions, userProfiles } from '../../db/schema.js';
+
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+export interface LedgerEntry {
+  userId: string;
+  amount: number;
+  type: TransactionType;
+  workflowId?: string | null;
+  executionId?: string | null;
+  usdAmount?: string | null;
+  planName?: string | null;
+  notes?: string | null;
+  reference?: string | null;
+}
+
+/**
+ * The one way credits change: a conditional update of the balance (never read-then-write, so concurrent
+ * debits cannot overdraw) and the ledger row, inside the caller's transaction.
+ * Returns the new balance, or null when the balance would go below zero (nothing is written then).
+ */
+export async function applyLedgerEntry(tx: Tx, entry: LedgerEntry): Promise<number | null> {
+  const [updated] = await tx
+    .update(userProfiles)
+    .set({ credits: sql`${userProfiles.credits} + ${entry.amount}`, updatedAt: sql`now()` })
+    .where(and(eq(userProfiles.id, entry.userId), gte(userProfiles.credits, -entry.amount)))
+    .returning({ credits: userProfiles.credits });
+  if (!updated) return null;
+  await tx.insert(creditTransactions).values({
+    userId: entry.userId,
+    amount: entry.amount,
+    transactionType: entry.type,
+    workflowId: entry.workflowId ?? null,
+    executionId: entry.executionId ?? null,
+    usdAmount: entry.usdAmount ?? null,
+    planName: entry.planName ?? null,
+    notes: entry.notes ?? null,
+    reference: entry.reference ?? null,
+  });
+  return updated.credits;
+}

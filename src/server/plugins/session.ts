@@ -1,0 +1,74 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TSessionUser } from '../../shared/contract/auth.js';
+import { AppError, forbidden, unauthenticated } from '../lib/errors.js';
+import { findSession, type SessionRecord } from '../modules/auth/service.js';
+import type { App, AppDeps } from '../types.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The session behind the request's cookie, looked up once and only when asked for. */
+    session(): Promise<SessionRecord | null>;
+  }
+}
+
+export interface CookieSettings {
+  name: string;
+  secure: boolean;
+}
+
+export function cookieSettings(deps: AppDeps): CookieSettings {
+  const secure = deps.config.publicUrl.startsWith('https://');
+  // The __Host- prefix binds the cookie to this exact host, which browsers allow only with Secure.
+  return { name: secure ? '__Host-flujo_session' : 'flujo_session', secure };
+}
+
+export function registerSession(app: App, deps: AppDeps): void {
+  const { name } = cookieSettings(deps);
+  app.decorateRequest('session', function (this: FastifyRequest) {
+    const cache = this as FastifyRequest & { _session?: Promise<SessionRecord | null> };
+    if (!cache._session) {
+      const token = this.cookies[name];
+      cache._session = token ? findSession(deps.db, token, deps.now()) : Promise.resolve(null);
+    }
+    return cache._session;
+  });
+}
+
+export function setSessionCookie(
+  reply: FastifyReply,
+  deps: AppDeps,
+  token: string,
+  maxAgeSeconds: number,
+): void {
+  const { name, secure } = cookieSettings(deps);
+  void reply.setCookie(name, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    maxAge: maxAgeSeconds,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, deps: AppDeps): void {
+  const { name, secure } = cookieSettings(deps);
+  void reply.clearCookie(name, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
+}
+
+export function sessionToken(request: FastifyRequest, deps: AppDeps): string | undefined {
+  return request.cookies[cookieSettings(deps).name];
+}
+
+export async function requireUser(request: FastifyRequest): Promise<TSessionUser> {
+  const session = await request.session();
+  if (!session) throw unauthenticated();
+  return session.user;
+}
+
+export async function requireAdmin(request: FastifyRequest): Promise<TSessionUser> {
+  const user = await requireUser(request);
+  if (!user.isAdmin) throw forbidden('Administrators only');
+  return user;
+}
+
+export { AppError };

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { inject } from 'vitest';
+import { buildApp } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import { openDatabase, type Database } from '../db/client.js';
+import { seed } from '../db/seed.js';
+import type { App } from '../types.js';
+import { ident, postgresTarget, withAdminClient } from './template.js';
+
+/** A fresh, migrated database of the kind this run tests (PostgreSQL with TEST_DATABASE_URL, else PGlite). */
+export async function createTestDatabase(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  const tpl = inject('pgTemplate');
+  if (url && tpl) {
+    const { adminUrl, base, urlFor } = postgresTarget(url);
+    const name = `${base}_${randomBytes(6).toString('hex')}`;
+    await withAdminClient(adminUrl, (c) => c.query(`CREATE DATABASE ${ident(name)} TEMPLATE ${ident(tpl)}`));
+    const database = await openDatabase({ kind: 'postgres', url: urlFor(name) });
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        await withAdminClient(adminUrl, (c) =>
+          c.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`),
+        );
+      },
+    };
+  }
+  const file = inject('pgliteTemplateFile');
+  if (!file) throw new Error('global setup did not prepare a database template');
+  return openDatabase({ kind: 'pglite', loadDataDir: new Blob([await readFile(file)]) });
+}
+
+export interface TestClock {
+  now: () => Date;
+  /** Moves the clock forward by ms. */
+  advance(ms: number): void;
+  /** Back to following the real time. */
+  reset(): void;
+}
+
+export function testClock(): TestClock {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance: (ms) => {
+      offset += ms;
+    },
+    reset: () => {
+      offset = 0;
+    },
+  };
+}
+
+export interface TestApp {
+  app: App;
+  database: Database;
+  config: Config;
+  clock: TestClock;
+  /** The app's own origin, as a browser on it would send it. */
+  origin: string;
+  close(): Promise<void>;
+}
+
+export const TEST_ADMIN = { email: 'admin@test.example', password: 'admin-password-1' };
+
+/** The whole app on a fresh database, seeded as at a first start, with an admin. */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DEMO_WORKFLOWS: 'false',
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const database = await createTestDatabase();
+  await seed(database.db, config);
+  const clock = testClock();
+  const app = await buildApp({ config, database, db: database.db, now: clock.now }, { logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    clock,
+    origin: config.publicUrl,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}

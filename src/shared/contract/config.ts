@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { TBilingual } from './common.js';
+
+/** Live configuration entries an admin can edit; each value has its own schema. */
+export const CONFIG_ENTRIES = {
+  signup_bonus_credits: {
+    schema: z.number().int().min(0).max(1000),
+    defaultValue: 5,
+    description: {
+      en: 'Free credits given to every new account',
+      es: 'Créditos gratuitos para cada cuenta nueva',
+    },
+  },
+  webhook_timeout_minutes: {
+    schema: z.number().int().min(1).max(1440),
+    defaultValue: 15,
+    description: {
+      en: 'Minutes a run may wait for its result before it expires and is refunded',
+      es: 'Minutos que una ejecución espera su resultado antes de caducar y reembolsarse',
+    },
+  },
+  max_result_file_mb: {
+    schema: z.number().int().min(1).max(10),
+    defaultValue: 10,
+    description: {
+      en: 'Largest result file a workflow may post back, in MB (at most 10)',
+      es: 'Tamaño máximo del archivo de resultado, en MB (10 como máximo)',
+    },
+  },
+  chat_max_messages: {
+    schema: z.number().int().min(1).max(500),
+    defaultValue: 40,
+    description: {
+      en: 'Most user messages in one chat run',
+      es: 'Máximo de mensajes del usuario en una conversación',
+    },
+  },
+  default_credits_per_execution: {
+    schema: z.number().int().min(1).max(10000),
+    defaultValue: 1,
+    description: {
+      en: 'Credits per run proposed for new workflows',
+      es: 'Créditos por ejecución propuestos para workflows nuevos',
+    },
+  },
+} as const satisfies Record<string, { schema: z.ZodType; defaultValue: unknown; description: TBilingual }>;
+
+export type ConfigKey = keyof typeof CONFIG_ENTRIES;
+export type ConfigValues = { [K in ConfigKey]: z.infer<(typeof CONFIG_ENTRIES)[K]['schema']> };
+export const CONFIG_KEYS = Object.keys(CONFIG_ENTRIES) as ConfigKey[];

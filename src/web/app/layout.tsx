@@ -1,0 +1,157 @@
+import { Coins, LogOut, Menu, X } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { Button } from '../components/ui/button';
+import { Toaster } from '../components/ui/toast';
+import { CreditsModal } from '../features/billing/credits-modal';
+import { isAdminUser, useMe } from '../lib/session';
+import { useSignOut } from '../lib/sign-out';
+import { cn } from '../lib/utils';
+import { LanguageSwitch } from './language-switch';
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    'rounded-md px-3 py-2 text-sm font-medium',
+    isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+  );
+
+export function Layout() {
+  const { t } = useTranslation();
+  const { data: user } = useMe();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [creditsOpen, setCreditsOpen] = useState(false);
+  const credits = user?.credits ?? 0;
+
+  const links = user
+    ? [
+        { to: '/workflows', label: t('nav.workflows') },
+        { to: '/my-workflows', label: t('nav.myWorkflows') },
+        { to: '/account', label: t('nav.account') },
+        ...(isAdminUser(user) ? [{ to: '/admin', label: t('nav.admin') }] : []),
+      ]
+    : [];
+
+  const doSignOut = () => {
+    setMenuOpen(false);
+    signOut.mutate(undefined, { onSettled: () => void navigate('/') });
+  };
+
+  const creditsBadge = user ? (
+    <button
+      type="button"
+      onClick={() => setCreditsOpen(true)}
+      aria-label={t('nav.creditsButton', { count: credits })}
+      data-testid="credits-badge"
+      className="inline-flex items-center gap-1.5 rounded-full bg-amber-100 px-3 py-1.5 text-sm font-semibold text-amber-900 hover:bg-amber-200"
+    >
+      <Coins className="size-4" aria-hidden="true" />
+      <span>{credits}</span>
+    </button>
+  ) : null;
+
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
+        <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4">
+          <Link to="/" className="flex items-center gap-2 text-lg font-bold text-slate-900">
+            <img src="/favicon.svg" alt="" className="size-7" />
+            {t('brand')}
+          </Link>
+          <nav aria-label={t('nav.mainNavigation')} className="hidden flex-1 items-center gap-1 md:flex">
+            {links.map((l) => (
+              <NavLink key={l.to} to={l.to} end={l.to === '/admin' ? false : undefined} className={linkClass}>
+                {l.label}
+              </NavLink>
+            ))}
+          </nav>
+          <div className="ml-auto hidden items-center gap-3 md:flex">
+            {user ? (
+              <>
+                {user.fullName ? (
+                  <span className="hidden text-sm font-medium text-slate-800 lg:inline">{user.fullName}</span>
+                ) : null}
+                {creditsBadge}
+                <LanguageSwitch />
+                <Button variant="ghost" size="sm" onClick={doSignOut}>
+                  <LogOut className="size-4" aria-hidden="true" />
+                  {t('nav.signOut')}
+                </Button>
+              </>
+            ) : (
+              <>
+                <LanguageSwitch />
+                <Button asChild variant="ghost" size="sm">
+                  <Link to="/signin">{t('nav.signIn')}</Link>
+                </Button>
+                <Button asChild size="sm">
+                  <Link to="/signup">{t('nav.signUp')}</Link>
+                </Button>
+              </>
+            )}
+          </div>
+          <div className="ml-auto flex items-center gap-2 md:hidden">
+            {creditsBadge}
+            <button
+              type="button"
+              className="rounded-md p-2 text-slate-800 hover:bg-slate-100"
+              aria-expanded={menuOpen}
+              aria-controls="mobile-menu"
+              aria-label={menuOpen ? t('nav.closeMenu') : t('nav.openMenu')}
+              onClick={() => setMenuOpen((o) => !o)}
+            >
+              {menuOpen ? (
+                <X className="size-6" aria-hidden="true" />
+              ) : (
+                <Menu className="size-6" aria-hidden="true" />
+              )}
+            </button>
+          </div>
+        </div>
+        {menuOpen ? (
+          <div id="mobile-menu" className="border-t border-slate-200 bg-white px-4 pb-4 pt-2 md:hidden">
+            {user ? (
+              <p className="px-3 py-2 text-sm font-semibold text-slate-900">{user.fullName || user.email}</p>
+            ) : null}
+            <nav aria-label={t('nav.mainNavigation')} className="flex flex-col gap-1">
+              {links.map((l) => (
+                <NavLink key={l.to} to={l.to} className={linkClass} onClick={() => setMenuOpen(false)}>
+                  {l.label}
+                </NavLink>
+              ))}
+              {user ? null : (
+                <>
+                  <NavLink to="/signin" className={linkClass} onClick={() => setMenuOpen(false)}>
+                    {t('nav.signIn')}
+                  </NavLink>
+                  <NavLink to="/signup" className={linkClass} onClick={() => setMenuOpen(false)}>
+                    {t('nav.signUp')}
+                  </NavLink>
+                </>
+              )}
+            </nav>
+            <div className="mt-3 flex items-center justify-between px-3">
+              <LanguageSwitch />
+              {user ? (
+                <Button variant="ghost" size="sm" onClick={doSignOut}>
+                  <LogOut className="size-4" aria-hidden="true" />
+                  {t('nav.signOut')}
+                </Button>
+              ) : null}
+            </div>
+          </div>
+        ) : null}
+      </header>
+      <main className="flex-1">
+        <Outlet />
+      </main>
+      <footer className="border-t border-slate-200 bg-white py-6 text-center text-sm text-slate-700">
+        {t('footer')}
+      </footer>
+      {user ? <CreditsModal open={creditsOpen} onOpenChange={setCreditsOpen} credits={credits} /> : null}
+      <Toaster label={t('notifications')} />
+    </div>
+  );
+}

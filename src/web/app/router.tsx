@@ -1,0 +1,102 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { createBrowserRouter } from 'react-router';
+import { Spinner } from '../components/ui/spinner';
+import SignInPage from '../features/auth/sign-in-page';
+import SignUpPage from '../features/auth/sign-up-page';
+import HomePage from '../features/home/home-page';
+import { Layout } from './layout';
+import NotFoundPage from './not-found-page';
+import { RouteGuard } from './route-guard';
+
+// Everything past the first screens is split out, so the home page ships only what it shows.
+const CataloguePage = lazy(() => import('../features/catalogue/catalogue-page'));
+const ExecutePage = lazy(() => import('../features/execute/execute-page'));
+const MyExecutionsPage = lazy(() => import('../features/executions/my-executions-page'));
+const AccountPage = lazy(() => import('../features/account/account-page'));
+const BuyCreditsPage = lazy(() => import('../features/billing/buy-credits-page'));
+const AdminRoutes = lazy(() => import('../features/admin/admin-layout'));
+
+function Lazy({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  return <Suspense fallback={<Spinner label={t('loading')} className="min-h-[50vh]" />}>{children}</Suspense>;
+}
+
+export const router = createBrowserRouter([
+  {
+    element: <Layout />,
+    children: [
+      { path: '/', element: <HomePage /> },
+      { path: '/signin', element: <SignInPage /> },
+      { path: '/signup', element: <SignUpPage /> },
+      // The catalogue is public but blurred for visitors; it reads the session itself.
+      {
+        path: '/workflows',
+        element: (
+          <Lazy>
+            <CataloguePage />
+          </Lazy>
+        ),
+      },
+      {
+        element: <RouteGuard />,
+        children: [
+          {
+            path: '/workflows/:id/execute',
+            element: (
+              <Lazy>
+                <ExecutePage />
+              </Lazy>
+            ),
+          },
+          {
+            path: '/my-workflows',
+            element: (
+              <Lazy>
+                <MyExecutionsPage />
+              </Lazy>
+            ),
+          },
+          {
+            path: '/account',
+            element: (
+              <Lazy>
+                <AccountPage />
+              </Lazy>
+            ),
+          },
+          {
+            path: '/buy-credits',
+            element: (
+              <Lazy>
+                <BuyCreditsPage />
+              </Lazy>
+            ),
+          },
+          {
+            path: '/credits',
+            element: (
+              <Lazy>
+                <BuyCreditsPage />
+              </Lazy>
+            ),
+          },
+        ],
+      },
+      {
+        element: <RouteGuard admin />,
+        children: [
+          {
+            path: '/admin/*',
+            element: (
+              <Lazy>
+                <AdminRoutes />
+              </Lazy>
+            ),
+          },
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);

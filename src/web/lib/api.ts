@@ -1,0 +1,50 @@
+/** An answer that was not OK, with the message the spec's error rules give it. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | undefined,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+}
+
+async function errorFrom(res: Response): Promise<ApiError> {
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new ApiError('Request failed', res.status, undefined, text);
+  }
+  const record = (body && typeof body === 'object' ? body : {}) as { error?: unknown; code?: unknown };
+  const message = typeof record.error === 'string' && record.error ? record.error : `HTTP ${res.status}`;
+  return new ApiError(message, res.status, typeof record.code === 'string' ? record.code : undefined, body);
+}
+
+/** Every call sends cookies and JSON; a non-OK answer throws an ApiError. */
+export async function api<T>(
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<T> {
+  const res = await fetch(path, {
+    method: init.method ?? 'GET',
+    credentials: 'include',
+    headers: {
+      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      accept: 'application/json',
+      ...init.headers,
+    },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  });
+  if (!res.ok) throw await errorFrom(res);
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export const apiPost = <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
+  api<T>(path, { method: 'POST', body: body ?? {}, ...(headers ? { headers } : {}) });
+export const apiPatch = <T>(path: string, body: unknown) => api<T>(path, { method: 'PATCH', body });
+export const apiDelete = <T>(path: string) => api<T>(path, { method: 'DELETE' });
