@@ -3,6 +3,8 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openConfiguredDatabase } from './db/open.js';
 import { seed } from './db/seed.js';
+import { JOBS } from './jobs/index.js';
+import { startJobs } from './jobs/scheduler.js';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -17,7 +19,9 @@ async function main(): Promise<void> {
   }
   const database = await openConfiguredDatabase(config);
   const seeded = await seed(database.db, config);
-  const app = await buildApp({ config, database, db: database.db, now: () => new Date() });
+  const deps = { config, database, db: database.db, now: () => new Date() };
+  const app = await buildApp(deps);
+  const stopJobs = startJobs(deps, JOBS, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -26,6 +30,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down: finishing requests in flight');
     // close() stops accepting connections and resolves once in-flight requests are answered.
     await app.close();
+    await stopJobs();
     await database.close();
     process.exit(0);
   };

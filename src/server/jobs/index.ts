@@ -1,0 +1,4 @@
+import type { Job } from './scheduler.js';
+
+/** Every background job the server runs; each module adds its own here. */
+export const JOBS: Job[] = [];

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { ZLanguage } from './common.js';
+
+export const COMPLETION_MARKERS = [
+  '[CONVERSATION_COMPLETE]',
+  '[CONVERSACION_COMPLETADA]',
+  '[CONVERSACIÓN_COMPLETADA]',
+];
+const MARKER_PATTERN = /\[(CONVERSATION_COMPLETE|CONVERSACI[OÓ]N_COMPLETADA)\]/gi;
+
+/** Whether an assistant reply ends the conversation, and the reply with the marker stripped. */
+export function splitCompletionMarker(content: string): { done: boolean; text: string } {
+  const done = MARKER_PATTERN.test(content);
+  MARKER_PATTERN.lastIndex = 0;
+  return { done, text: content.replace(MARKER_PATTERN, '').trim() };
+}
+
+export const ZChatMessage = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.string().max(8000),
+});
+export type TChatMessage = z.infer<typeof ZChatMessage>;
+
+export const ZChatRequest = z.object({
+  workflowId: z.uuid(),
+  executionId: z.uuid().optional(),
+  messages: z.array(ZChatMessage).min(1).max(200),
+  language: ZLanguage,
+});
+export const ZChatResponse = z.object({ content: z.string() });
