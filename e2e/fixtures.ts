@@ -8,7 +8,10 @@ export function newEmail(prefix = 'e2e'): string {
 }
 
 /** Signs a new user up through the API (sharing the page's cookies) and returns the credentials. */
-export async function signUpViaApi(page: Page, fullName = 'E2E User'): Promise<{ email: string; password: string }> {
+export async function signUpViaApi(
+  page: Page,
+  fullName = 'E2E User',
+): Promise<{ email: string; password: string }> {
   const email = newEmail();
   const password = 'e2e-password-123';
   const res = await page.request.post('/api/auth/signup', {
@@ -21,7 +24,9 @@ export async function signUpViaApi(page: Page, fullName = 'E2E User'): Promise<{
 
 /** Fails on any serious or critical accessibility violation. */
 export async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }

@@ -39,7 +39,9 @@ test('?lng=es renders Spanish and the choice survives a reload', async ({ page }
   await expect(page.getByRole('link', { name: 'Explore workflows' })).toBeVisible();
 });
 
-test('signed-out visitors are sent to /signin from a guarded page, and a non-admin away from /admin', async ({ page }) => {
+test('signed-out visitors are sent to /signin from a guarded page, and a non-admin away from /admin', async ({
+  page,
+}) => {
   await page.goto('/account?lng=en');
   await expect(page).toHaveURL(/\/signin$/);
   await page.goto('/signup?lng=en');
@@ -67,7 +69,9 @@ test.describe('on a phone', () => {
 
 for (const lng of ['en', 'es'] as const) {
   for (const width of [1280, 390]) {
-    test(`home, sign-in and sign-up are accessible and look finished (${lng}, ${width}px)`, async ({ page }) => {
+    test(`home, sign-in and sign-up are accessible and look finished (${lng}, ${width}px)`, async ({
+      page,
+    }) => {
       await page.setViewportSize({ width, height: 900 });
       for (const [name, path] of [
         ['home', '/'],

@@ -8,7 +8,9 @@ import pg from 'pg';
 if (process.env.TEST_DATABASE_URL) {
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await client.connect();
-  await client.query('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;');
+  await client.query(
+    'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;',
+  );
   await client.end();
   process.env.DATABASE_URL = process.env.TEST_DATABASE_URL;
 } else {
