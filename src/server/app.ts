@@ -1,4 +1,5 @@
 import cookie from '@fastify/cookie';
+import { sql } from 'drizzle-orm';
 import Fastify, { LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authRoutes } from './modules/auth/routes.js';
@@ -64,6 +65,14 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   registerSession(app, deps);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await deps.db.execute(sql`select 1`);
+      return { ok: true, database: deps.database.kind };
+    } catch {
+      return reply.status(503).send({ error: 'Database unavailable', code: 'NOT_CONFIGURED' });
+    }
+  });
 
   await app.register(async (scope) => authRoutes(scope as App, deps), { prefix: '/api/auth' });
 

@@ -98,6 +98,33 @@ describe('sign-up', () => {
     expect(await countUsers()).toBe(before);
   });
 
+  it.each(['password', 'Password1', 'qwertyuiop', 'iloveyou'])(
+    'refuses the common password %s',
+    async (password) => {
+      const before = await countUsers();
+      const res = await new TestClient(t).post('/api/auth/signup', {
+        email: uniqueEmail(),
+        password,
+        fullName: 'X',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        error: expect.stringMatching(/too common/),
+      });
+      expect(await countUsers()).toBe(before);
+    },
+  );
+
+  it('accepts a long passphrase of 64 characters without composition rules', async () => {
+    const res = await new TestClient(t).post('/api/auth/signup', {
+      email: uniqueEmail(),
+      password: 'correct horse battery staple and a quiet walk by the old mill ok',
+      fullName: 'Long',
+    });
+    expect(res.statusCode).toBe(201);
+  });
+
   it('refuses a body that is not JSON with 415', async () => {
     const res = await new TestClient(t).post('/api/auth/signup', 'email=a@b.com', {
       'content-type': 'application/x-www-form-urlencoded',
@@ -252,5 +279,14 @@ describe('the API surface', () => {
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(['/api/auth/signup', '/api/auth/signin', '/api/auth/me']),
     );
+  });
+});
+
+describe('health', () => {
+  it('answers /healthz and /readyz (which checks the database)', async () => {
+    expect((await new TestClient(t).get('/healthz')).statusCode).toBe(200);
+    const ready = await new TestClient(t).get('/readyz');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ ok: true });
   });
 });

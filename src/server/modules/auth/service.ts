@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors.js';
 import { newToken, sha256Hex } from '../../lib/tokens.js';
 import { applyLedgerEntry } from '../credits/ledger.js';
 import { getSetting } from '../settings/service.js';
+import { isCommonPassword } from './common-passwords.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -65,6 +66,11 @@ export async function createAccount(
 }
 
 export async function signup(db: Db, input: TSignupRequest) {
+  if (isCommonPassword(input.password)) {
+    throw new AppError('VALIDATION_ERROR', 'This password is too common. Choose a less predictable one.', {
+      fields: [{ field: 'password', message: 'too common' }],
+    });
+  }
   return createAccount(db, { email: input.email, password: input.password, fullName: input.fullName });
 }
 
