@@ -10,6 +10,12 @@ test('a new user signs up and lands on the catalogue with 5 credits in the badge
   await page.getByRole('button', { name: 'Sign up' }).click();
   await expect(page).toHaveURL(/\/workflows$/);
   await expect(page.getByTestId('credits-badge').filter({ visible: true })).toHaveText('5');
+  await page.getByTestId('credits-badge').filter({ visible: true }).click();
+  const modal = page.getByRole('dialog', { name: 'Your credits' });
+  await expect(modal.getByText('You have 5 credits')).toBeVisible();
+  await modal.getByRole('button', { name: 'View plans' }).click();
+  await expect(page).toHaveURL(/\/buy-credits$/);
+  await expect(modal).toHaveCount(0);
 });
 
 test('the admin signs in and lands on /admin', async ({ page }) => {

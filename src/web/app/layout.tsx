@@ -1,14 +1,16 @@
 import { Coins, LogOut, Menu, X } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { Button } from '../components/ui/button';
 import { Toaster } from '../components/ui/toast';
-import { CreditsModal } from '../features/billing/credits-modal';
 import { isAdminUser, useMe } from '../lib/session';
 import { useSignOut } from '../lib/sign-out';
 import { cn } from '../lib/utils';
 import { LanguageSwitch } from './language-switch';
+
+// The modal (and the dialog library under it) loads on the first click of the credits badge.
+const CreditsModal = lazy(() => import('../features/billing/credits-modal'));
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
@@ -150,7 +152,11 @@ export function Layout() {
       <footer className="border-t border-slate-200 bg-white py-6 text-center text-sm text-slate-700">
         {t('footer')}
       </footer>
-      {user ? <CreditsModal open={creditsOpen} onOpenChange={setCreditsOpen} credits={credits} /> : null}
+      {user && creditsOpen ? (
+        <Suspense fallback={null}>
+          <CreditsModal open onOpenChange={setCreditsOpen} credits={credits} />
+        </Suspense>
+      ) : null}
       <Toaster label={t('notifications')} />
     </div>
   );

@@ -1,4 +1,4 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 
@@ -6,30 +6,53 @@ export const SUPPORTED_LANGUAGES = ['en', 'es'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 
 type Bundle = Record<string, unknown>;
-// Every namespace except admin ships with the first page; admin comes with the admin screens' own chunk.
-const files = import.meta.glob<Bundle>(['./locales/*/*.json', '!./locales/*/admin.json'], {
+/** Namespaces the first screens (shell, home, sign-in, sign-up, credits modal) need; they ship in the first bundle. */
+const CORE_NAMESPACES = ['common', 'home', 'auth', 'billing'];
+
+const eager = import.meta.glob<Bundle>('./locales/*/{common,home,auth,billing}.json', {
   eager: true,
   import: 'default',
 });
+// Every other namespace becomes its own small chunk, fetched the first time a screen asks for it.
+const lazyFiles = import.meta.glob<Bundle>(
+  ['./locales/*/*.json', '!./locales/*/{common,home,auth,billing}.json'],
+  { import: 'default' },
+);
 
 const resources: Record<string, Record<string, Bundle>> = {};
-for (const [path, bundle] of Object.entries(files)) {
+for (const [path, bundle] of Object.entries(eager)) {
   const match = /\.\/locales\/(\w+)\/([\w-]+)\.json$/.exec(path);
   if (!match) continue;
   const [, lng, ns] = match as unknown as [string, string, string];
   (resources[lng] ??= {})[ns] = bundle;
 }
 
+const lazyBackend: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, namespace, callback) {
+    const load = lazyFiles[`./locales/${language}/${namespace}.json`];
+    if (!load) return callback(null, {});
+    load().then(
+      (bundle) => callback(null, bundle as ResourceKey),
+      (err: unknown) => callback(err instanceof Error ? err.message : 'failed to load translations', false),
+    );
+  },
+};
+
 void i18n
+  .use(lazyBackend)
   .use(LanguageDetector)
   .use(initReactI18next)
   .init({
     resources,
+    // Core namespaces come bundled; the others are read through the lazy backend on first use.
+    partialBundledLanguages: true,
     supportedLngs: [...SUPPORTED_LANGUAGES],
     nonExplicitSupportedLngs: true,
     fallbackLng: 'en',
     defaultNS: 'common',
-    ns: Object.keys(resources.en ?? {}),
+    ns: CORE_NAMESPACES,
     interpolation: { escapeValue: false },
     detection: {
       order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { PASSWORD_MIN } from '../../../shared/contract/auth';
+import { PASSWORD_MIN } from '../../../shared/contract/limits';
 import { Button } from '../../components/ui/button';
 import { Input, Label } from '../../components/ui/input';
 import { ApiError } from '../../lib/api';

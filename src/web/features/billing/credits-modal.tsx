@@ -6,7 +6,7 @@ import { Dialog } from '../../components/ui/dialog';
 
 const POINTS = ['runs', 'results', 'refunds', 'noExpiry'] as const;
 
-export function CreditsModal({
+export default function CreditsModal({
   open,
   onOpenChange,
   credits,
