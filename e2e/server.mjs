@@ -1,5 +1,8 @@
 // The app as `npm start` runs it, on a database of its own: a fresh PGlite directory, or the
 // PostgreSQL database named by TEST_DATABASE_URL (emptied first) when the suite runs on PostgreSQL.
+// With E2E_BUILD_DIR set, the web app is built there and the server runs from source (tsx), so that several
+// checkouts of the project can run journeys at once without sharing dist/.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,4 +19,24 @@ if (process.env.TEST_DATABASE_URL) {
 } else {
   process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'flujo-e2e-'));
 }
-await import('../scripts/start.mjs');
+
+const isolated = process.env.E2E_BUILD_DIR;
+if (isolated) {
+  const webDir = join(isolated, 'web');
+  const built = spawnSync(
+    'npx',
+    ['vite', 'build', '--logLevel', 'warn', '--outDir', webDir, '--emptyOutDir'],
+    {
+      stdio: 'inherit',
+    },
+  );
+  if (built.status !== 0) process.exit(built.status ?? 1);
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    stdio: 'inherit',
+    env: { ...process.env, WEB_DIR: webDir, NODE_ENV: 'production', HOST: '127.0.0.1' },
+  });
+  for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.kill(signal));
+  server.on('exit', (code) => process.exit(code ?? 0));
+} else {
+  await import('../scripts/start.mjs');
+}

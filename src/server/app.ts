@@ -2,13 +2,29 @@ import cookie from '@fastify/cookie';
 import { sql } from 'drizzle-orm';
 import Fastify, { LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { demoHookRoutes } from './demo-hooks/routes.js';
+import { adminRoutes } from './modules/admin/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { billingRoutes } from './modules/billing/routes.js';
+import { chatRoutes } from './modules/chat/routes.js';
+import { translateRoutes } from './modules/chat/translate-routes.js';
+import { creditRoutes } from './modules/credits/routes.js';
+import { executionRoutes } from './modules/executions/routes.js';
+import { resultRoutes } from './modules/results/routes.js';
+import { workflowRoutes } from './modules/workflows/routes.js';
 import { registerDocs } from './plugins/docs.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSecurity } from './plugins/security.js';
-import { registerSession } from './plugins/session.js';
+import { registerSession, requireAdmin } from './plugins/session.js';
 import { registerWeb } from './plugins/web.js';
 import type { App, AppDeps } from './types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set on SIGTERM: the instance is finishing its work and should get no new traffic. */
+    draining: boolean;
+  }
+}
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -41,6 +57,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // One log line per answered request is written below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    // During shutdown, finish requests that arrive on connections already open instead of answering 503:
+    // they were sent before the listener closed.
+    return503OnClosing: false,
     trustProxy: deps.config.nodeEnv === 'production',
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -65,7 +84,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   registerSession(app, deps);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+  app.decorate('draining', false);
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    if (app.draining) return reply.status(503).send({ error: 'Shutting down', code: 'NOT_CONFIGURED' });
     try {
       await deps.db.execute(sql`select 1`);
       return { ok: true, database: deps.database.kind };
@@ -75,6 +96,26 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
 
   await app.register(async (scope) => authRoutes(scope as App, deps), { prefix: '/api/auth' });
+  await app.register(async (scope) => workflowRoutes(scope as App, deps), { prefix: '/api/workflows' });
+  await app.register(async (scope) => executionRoutes(scope as App, deps), { prefix: '/api/executions' });
+  await app.register(async (scope) => chatRoutes(scope as App, deps), { prefix: '/api' });
+  await app.register(async (scope) => creditRoutes(scope as App, deps), { prefix: '/api/credits' });
+  await app.register(async (scope) => billingRoutes(scope as App, deps), { prefix: '/api/payments' });
+  await app.register(async (scope) => resultRoutes(scope as App, deps));
+  // One guard for the whole admin prefix: 401 for visitors, 403 for non-admins, before any body is read.
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', async (request) => {
+        await requireAdmin(request);
+      });
+      await adminRoutes(scope as App, deps);
+      await translateRoutes(scope as App, deps);
+    },
+    { prefix: '/api/admin' },
+  );
+  if (deps.config.demoWorkflows) {
+    await app.register(async (scope) => demoHookRoutes(scope as App, deps), { prefix: '/demo-hooks' });
+  }
 
   await registerWeb(app);
   return app;

@@ -6,6 +6,8 @@ import { seed } from './db/seed.js';
 import { JOBS } from './jobs/index.js';
 import { startJobs } from './jobs/scheduler.js';
 
+const SHUTDOWN_DRAIN_MS = 1000;
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -28,6 +30,10 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    // First a short drain: /readyz turns 503 so a load balancer stops sending, and requests already on the
+    // wire get parsed (close() would drop a connection whose request it has not read yet as idle).
+    app.draining = true;
+    await new Promise((r) => setTimeout(r, SHUTDOWN_DRAIN_MS));
     // close() stops accepting connections and resolves once in-flight requests are answered.
     await app.close();
     await stopJobs();

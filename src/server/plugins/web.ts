@@ -4,7 +4,8 @@ import fastifyStatic from '@fastify/static';
 import type { App } from '../types.js';
 
 // src/server and dist/server sit at the same depth, so this finds the built app from either.
-export const WEB_ROOT = fileURLToPath(new URL('../../../dist/web', import.meta.url));
+// WEB_DIR lets parallel development checkouts serve their own builds; it is not a production setting.
+export const WEB_ROOT = process.env.WEB_DIR ?? fileURLToPath(new URL('../../../dist/web', import.meta.url));
 
 /** Serves the built web app, with index.html for every path the app routes itself. */
 export async function registerWeb(app: App): Promise<void> {
