@@ -37,6 +37,8 @@ export const ZExecution = z.object({
   outputData: z.unknown().nullable(),
   resultPath: z.string().nullable(),
   errorMessage: z.string().nullable(),
+  /** The workflow's latest progress message (`status: "running"` callbacks) while the run works. */
+  progressMessage: z.string().nullable(),
   executionTimeMs: z.number().int().nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
