@@ -1,9 +1,10 @@
 import cookie from '@fastify/cookie';
 import { sql } from 'drizzle-orm';
-import Fastify, { LogController } from 'fastify';
+import Fastify, { LogController, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { demoHookRoutes } from './demo-hooks/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
+import { workflowDeleteRoutes } from './modules/admin/workflow-delete-routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { billingRoutes } from './modules/billing/routes.js';
 import { chatRoutes } from './modules/chat/routes.js';
@@ -103,15 +104,24 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(async (scope) => billingRoutes(scope as App, deps), { prefix: '/api/payments' });
   await app.register(async (scope) => resultRoutes(scope as App, deps));
   // One guard for the whole admin prefix: 401 for visitors, 403 for non-admins, before any body is read.
+  const adminOnly = async (request: FastifyRequest) => {
+    await requireAdmin(request);
+  };
   await app.register(
     async (scope) => {
-      scope.addHook('onRequest', async (request) => {
-        await requireAdmin(request);
-      });
+      scope.addHook('onRequest', adminOnly);
       await adminRoutes(scope as App, deps);
       await translateRoutes(scope as App, deps);
     },
     { prefix: '/api/admin' },
+  );
+  // The spec deletes workflows at /api/workflows/{id}; the same guard applies.
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', adminOnly);
+      await workflowDeleteRoutes(scope as App, deps);
+    },
+    { prefix: '/api/workflows' },
   );
   if (deps.config.demoWorkflows) {
     await app.register(async (scope) => demoHookRoutes(scope as App, deps), { prefix: '/demo-hooks' });
