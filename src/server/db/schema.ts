@@ -138,6 +138,8 @@ export const workflowExecutions = pgTable(
     creditsUsed: integer('credits_used').notNull().default(0),
     executionTimeMs: integer('execution_time_ms'),
     errorMessage: text('error_message'),
+    /** The workflow's latest progress message (`status: "running"` callbacks) while the run works. */
+    progressMessage: text('progress_message'),
     outputType: text('output_type', { enum: ['text', 'image', 'video', 'file'] }),
     outputUrl: text('output_url'),
     outputFilename: text('output_filename'),
