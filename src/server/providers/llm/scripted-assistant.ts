@@ -1,0 +1,93 @@
+import type { TLanguage } from '../../../shared/contract/common.js';
+import type { LlmCompletionRequest, LlmProvider } from './types.js';
+
+/**
+ * The built-in assistant used when no LLM is configured, so a fresh install can run chat workflows.
+ * It is deterministic: it asks two or three questions taken from the workflow's AI prompt (sentences that
+ * end in "?", in the user's language; generic ones fill the gaps), then sums the answers up and ends with
+ * the completion marker. Every reply says it is the demo assistant, so nobody mistakes it for an LLM.
+ */
+export const SCRIPTED_LABEL: Record<TLanguage, string> = {
+  en: '(Demo assistant)',
+  es: '(Asistente de demostración)',
+};
+
+const MARKER: Record<TLanguage, string> = {
+  en: '[CONVERSATION_COMPLETE]',
+  es: '[CONVERSACIÓN_COMPLETADA]',
+};
+
+const GENERIC_QUESTIONS: Record<TLanguage, string[]> = {
+  en: [
+    'What would you like to achieve with this workflow?',
+    'Which details should be taken into account (names, dates, amounts)?',
+    'Anything else, such as the tone or the format you prefer?',
+  ],
+  es: [
+    '¿Qué te gustaría conseguir con este workflow?',
+    '¿Qué detalles hay que tener en cuenta (nombres, fechas, importes)?',
+    '¿Algo más, como el tono o el formato que prefieres?',
+  ],
+};
+
+const TEXT: Record<TLanguage, { ack: string; summary: string; sending: string }> = {
+  en: {
+    ack: 'Got it.',
+    summary: 'Thank you, I have everything I need. Here is a summary of your answers:',
+    sending: 'I am sending it to the workflow now.',
+  },
+  es: {
+    ack: 'Entendido.',
+    summary: 'Gracias, ya tengo todo lo que necesito. Este es el resumen de tus respuestas:',
+    sending: 'Lo envío ahora al workflow.',
+  },
+};
+
+export const MIN_SCRIPTED_QUESTIONS = 2;
+export const MAX_SCRIPTED_QUESTIONS = 3;
+
+/** Questions of the AI prompt in the given language: Spanish ones open with "¿", English ones do not. */
+export function questionsFromPrompt(aiPrompt: string | null | undefined, language: TLanguage): string[] {
+  if (!aiPrompt) return [];
+  const candidates = aiPrompt.match(/¿?[^.!?¿\n:;]*\?/g) ?? [];
+  const picked: string[] = [];
+  for (const raw of candidates) {
+    const question = raw.replace(/^[\s\-*\d.)]+/, '').trim();
+    if (question.length < 8) continue;
+    const isSpanish = question.startsWith('¿');
+    if ((language === 'es') !== isSpanish) continue;
+    if (!picked.includes(question)) picked.push(question);
+  }
+  return picked.slice(0, MAX_SCRIPTED_QUESTIONS);
+}
+
+/** The questions the scripted assistant asks for this workflow, in order (two or three). */
+export function scriptedQuestions(aiPrompt: string | null | undefined, language: TLanguage): string[] {
+  const questions = questionsFromPrompt(aiPrompt, language);
+  for (const generic of GENERIC_QUESTIONS[language]) {
+    if (questions.length >= MIN_SCRIPTED_QUESTIONS) break;
+    questions.push(generic);
+  }
+  return questions;
+}
+
+export function createScriptedAssistant(
+  workflow: { aiPrompt: string | null },
+  language: TLanguage,
+): LlmProvider {
+  const questions = scriptedQuestions(workflow.aiPrompt, language);
+  const label = SCRIPTED_LABEL[language];
+  const text = TEXT[language];
+  return {
+    // The welcome message (shown by the client, not sent) asks for the first answer; then one question
+    // follows each user message until all are asked.
+    async complete({ messages }: LlmCompletionRequest): Promise<string> {
+      const answers = messages.filter((m) => m.role === 'user').map((m) => m.content.trim());
+      if (answers.length === 0) return `${label} ${questions[0] ?? ''}`.trim();
+      const next = questions[answers.length - 1];
+      if (next !== undefined) return `${label} ${text.ack} ${next}`;
+      const lines = answers.map((answer, i) => `${i + 1}. ${answer.replace(/\s+/g, ' ').slice(0, 300)}`);
+      return `${label} ${text.summary}\n${lines.join('\n')}\n\n${text.sending} ${MARKER[language]}`;
+    },
+  };
+}
