@@ -1,0 +1,318 @@
+import { z } from 'zod';
+import { ZAccountStatus } from './auth.js';
+import { ZBilingual } from './common.js';
+import { ZExecutionStatus, OUTPUT_TYPES } from './executions.js';
+import { INTERACTION_TYPES, ZSurveyQuestion, ZWorkflowInput } from './workflows.js';
+
+/*
+ * The admin panel's API (every /api/admin route and DELETE /api/workflows/{id}).
+ * Dates are ISO 8601 strings. Lists answer a JSON array with the total matching rows in `X-Total-Count`.
+ */
+
+// ---------------------------------------------------------------------------------------------------------
+// Lists: paging, search and filters
+// ---------------------------------------------------------------------------------------------------------
+
+export const ADMIN_LIST_DEFAULT_LIMIT = 100;
+export const ADMIN_LIST_MAX_LIMIT = 500;
+/** Header that carries the number of rows matching the filters (all pages). */
+export const TOTAL_COUNT_HEADER = 'x-total-count';
+
+/** An empty query value (or the UI's "all") means "no filter". */
+const blankToUndefined = (v: unknown) => (v === '' || v === 'all' ? undefined : v);
+const optionalFilter = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+
+const ZListPaging = z.object({
+  /** Free-text search; what it matches depends on the list (see each query schema). */
+  q: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()),
+  limit: z.coerce.number().int().min(1).max(ADMIN_LIST_MAX_LIMIT).default(ADMIN_LIST_DEFAULT_LIMIT),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+});
+
+/** A user or admin as a list row refers to them. */
+export const ZUserRef = z.object({ id: z.uuid(), email: z.string() });
+export type TUserRef = z.infer<typeof ZUserRef>;
+/** A workflow as a list row refers to it; null in a row once the workflow is deleted. */
+export const ZWorkflowRef = z.object({ id: z.uuid(), name: ZBilingual });
+export type TWorkflowRef = z.infer<typeof ZWorkflowRef>;
+
+// Users -----------------------------------------------------------------------------------------------------
+
+/** `q` matches the start of the e-mail or of any word of the full name, case-insensitive. */
+export const ZAdminUserListQuery = ZListPaging.extend({
+  status: optionalFilter(ZAccountStatus),
+  role: optionalFilter(z.enum(['admin', 'user'])),
+});
+export type TAdminUserListQuery = z.input<typeof ZAdminUserListQuery>;
+
+export const ZAdminUser = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  fullName: z.string().nullable(),
+  isAdmin: z.boolean(),
+  accountStatus: ZAccountStatus,
+  credits: z.number().int(),
+  lastLoginAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type TAdminUser = z.infer<typeof ZAdminUser>;
+export const ZAdminUserList = z.array(ZAdminUser);
+
+/** PATCH /api/admin/users/{id}: at least one field. Suspending revokes every session of the user at once. */
+export const ZAdminUserUpdate = z
+  .object({
+    accountStatus: ZAccountStatus.optional(),
+    isAdmin: z.boolean().optional(),
+  })
+  .refine((b) => b.accountStatus !== undefined || b.isAdmin !== undefined, {
+    message: 'Nothing to change',
+  });
+export type TAdminUserUpdate = z.infer<typeof ZAdminUserUpdate>;
+
+/** POST /api/admin/users/adjust-credits: a signed whole amount; a balance never goes below zero (409). */
+export const ZAdjustCreditsRequest = z.object({
+  userId: z.uuid(),
+  amount: z
+    .number()
+    .int()
+    .min(-1_000_000)
+    .max(1_000_000)
+    .refine((n) => n !== 0, { message: 'The amount cannot be zero' }),
+  reason: z.string().trim().min(1, { message: 'You must provide a reason' }).max(500),
+});
+export type TAdjustCreditsRequest = z.infer<typeof ZAdjustCreditsRequest>;
+export const ZAdjustCreditsResponse = z.object({
+  userId: z.uuid(),
+  /** The balance after the adjustment. */
+  credits: z.number().int(),
+});
+export type TAdjustCreditsResponse = z.infer<typeof ZAdjustCreditsResponse>;
+
+// Workflows -------------------------------------------------------------------------------------------------
+
+/**
+ * `q` matches name or description in either language (contains, case-insensitive); `category` is a
+ * category label in either language (e.g. "Marketing" or "Ventas"), compared case-insensitively.
+ */
+export const ZAdminWorkflowListQuery = ZListPaging.extend({
+  status: optionalFilter(z.enum(['active', 'inactive'])),
+  visibility: optionalFilter(z.enum(['public', 'private'])),
+  category: z.preprocess(blankToUndefined, z.string().trim().min(1).max(200).optional()),
+});
+export type TAdminWorkflowListQuery = z.input<typeof ZAdminWorkflowListQuery>;
+
+export const ZAdminWorkflow = z.object({
+  id: z.uuid(),
+  name: ZBilingual,
+  description: ZBilingual.nullable(),
+  category: ZBilingual,
+  /** The owner; null if the owner's account was deleted. */
+  owner: ZUserRef.extend({ fullName: z.string().nullable() }).nullable(),
+  webhookUrl: z.string(),
+  isPublic: z.boolean(),
+  isActive: z.boolean(),
+  executionCount: z.number().int(),
+  interactionType: z.enum(INTERACTION_TYPES),
+  creditsPerExecution: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TAdminWorkflow = z.infer<typeof ZAdminWorkflow>;
+export const ZAdminWorkflowList = z.array(ZAdminWorkflow);
+
+/** GET /api/admin/workflows/{id}: everything the edit form needs (the secret has its own call). */
+export const ZAdminWorkflowDetail = ZAdminWorkflow.extend({
+  userId: z.uuid().nullable(),
+  welcomeMessage: ZBilingual.nullable(),
+  aiPrompt: z.string().nullable(),
+  surveyQuestions: z.array(ZSurveyQuestion),
+});
+export type TAdminWorkflowDetail = z.infer<typeof ZAdminWorkflowDetail>;
+
+/** POST /api/admin/workflows: the create page's form (owner must exist, else 400). */
+export const ZAdminWorkflowCreate = ZWorkflowInput;
+
+const inputShape = ZWorkflowInput.shape;
+/**
+ * PATCH /api/admin/workflows/{id}: any subset of the form's fields. `{ isActive }` alone is a status change;
+ * anything else is an edit. The merged workflow must still pass the create rules (400 otherwise).
+ */
+export const ZAdminWorkflowUpdate = z
+  .object({
+    userId: inputShape.userId.optional(),
+    name: inputShape.name.optional(),
+    description: inputShape.description,
+    category: inputShape.category.optional(),
+    webhookUrl: inputShape.webhookUrl.optional(),
+    isPublic: inputShape.isPublic.unwrap().optional(),
+    isActive: inputShape.isActive.unwrap().optional(),
+    creditsPerExecution: inputShape.creditsPerExecution.unwrap().optional(),
+    interactionType: inputShape.interactionType.unwrap().optional(),
+    welcomeMessage: inputShape.welcomeMessage,
+    aiPrompt: inputShape.aiPrompt,
+    surveyQuestions: inputShape.surveyQuestions.unwrap().optional(),
+  })
+  .strict()
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Nothing to change' });
+export type TAdminWorkflowUpdate = z.infer<typeof ZAdminWorkflowUpdate>;
+
+/** DELETE /api/workflows/{id}: its runs go with it; its ledger rows stay with no workflow. */
+export const ZDeleteWorkflowResponse = z.object({
+  ok: z.literal(true),
+  deletedExecutions: z.number().int(),
+});
+export type TDeleteWorkflowResponse = z.infer<typeof ZDeleteWorkflowResponse>;
+
+/**
+ * GET /api/admin/workflows/{id}/secret and POST .../rotate-secret: the Standard Webhooks signing secret
+ * (`whsec_...`). After a rotation the previous secret still signs (a second signature) until it expires.
+ */
+export const ZWorkflowSecret = z.object({
+  secretToken: z.string(),
+  previousSecretExpiresAt: z.string().nullable(),
+});
+export type TWorkflowSecret = z.infer<typeof ZWorkflowSecret>;
+
+// Executions ------------------------------------------------------------------------------------------------
+
+/** `q` matches the workflow's name (contains, either language) or the start of the user's e-mail. */
+export const ZAdminExecutionListQuery = ZListPaging.extend({
+  status: optionalFilter(ZExecutionStatus),
+});
+export type TAdminExecutionListQuery = z.input<typeof ZAdminExecutionListQuery>;
+
+export const ZAdminExecution = z.object({
+  id: z.uuid(),
+  workflow: ZWorkflowRef.nullable(),
+  user: ZUserRef.nullable(),
+  status: ZExecutionStatus,
+  outputType: z.enum(OUTPUT_TYPES).nullable(),
+  outputFilename: z.string().nullable(),
+  creditsUsed: z.number().int(),
+  errorMessage: z.string().nullable(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type TAdminExecution = z.infer<typeof ZAdminExecution>;
+export const ZAdminExecutionList = z.array(ZAdminExecution);
+
+// Credits (the ledger) --------------------------------------------------------------------------------------
+
+export const ADMIN_TRANSACTION_TYPES = ['bonus', 'purchase', 'usage', 'refund', 'admin_adjustment'] as const;
+export const ZAdminTransactionType = z.enum(ADMIN_TRANSACTION_TYPES);
+
+/** `q` matches the start of the user's e-mail. */
+export const ZAdminCreditListQuery = ZListPaging.extend({
+  type: optionalFilter(ZAdminTransactionType),
+});
+export type TAdminCreditListQuery = z.input<typeof ZAdminCreditListQuery>;
+
+export const ZAdminCreditTransaction = z.object({
+  id: z.uuid(),
+  user: ZUserRef.nullable(),
+  transactionType: ZAdminTransactionType,
+  /** Signed: positive grants, negative spends. */
+  amount: z.number().int(),
+  notes: z.string().nullable(),
+  usdAmount: z.string().nullable(),
+  planName: z.string().nullable(),
+  /** Null when the row never had a workflow, or (usage and refund rows) once it was deleted. */
+  workflow: ZWorkflowRef.nullable(),
+  createdAt: z.string(),
+});
+export type TAdminCreditTransaction = z.infer<typeof ZAdminCreditTransaction>;
+export const ZAdminCreditTransactionList = z.array(ZAdminCreditTransaction);
+
+// Audit -----------------------------------------------------------------------------------------------------
+
+export const AUDIT_ACTIONS = [
+  'user_created',
+  'user_updated',
+  'user_suspended',
+  'credits_adjusted',
+  'workflow_created',
+  'workflow_updated',
+  'workflow_deleted',
+  'workflow_status_changed',
+  'config_updated',
+] as const;
+export const ZAuditAction = z.enum(AUDIT_ACTIONS);
+export type TAuditAction = z.infer<typeof ZAuditAction>;
+export const AUDIT_TARGET_TYPES = ['user', 'workflow', 'config'] as const;
+
+/** `q` matches the start of the admin's e-mail or of the action name. */
+export const ZAdminAuditListQuery = ZListPaging.extend({
+  action: optionalFilter(ZAuditAction),
+});
+export type TAdminAuditListQuery = z.input<typeof ZAdminAuditListQuery>;
+
+export const ZAdminAuditEntry = z.object({
+  id: z.uuid(),
+  /** The admin who acted; null if that account was deleted since. */
+  admin: ZUserRef.nullable(),
+  actionType: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  /** What changed (never a secret). */
+  details: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type TAdminAuditEntry = z.infer<typeof ZAdminAuditEntry>;
+export const ZAdminAuditList = z.array(ZAdminAuditEntry);
+
+// Configuration ---------------------------------------------------------------------------------------------
+
+export const ZAdminConfigEntry = z.object({
+  id: z.uuid(),
+  key: z.string(),
+  description: ZBilingual,
+  /** Any JSON; each key has its own schema on the server (shared/contract/config.ts). */
+  value: z.unknown(),
+  updatedAt: z.string(),
+});
+export type TAdminConfigEntry = z.infer<typeof ZAdminConfigEntry>;
+export const ZAdminConfigList = z.array(ZAdminConfigEntry);
+
+/** PATCH /api/admin/config/{id}: the new value, checked against the key's schema (400 otherwise). */
+export const ZAdminConfigUpdate = z.object({ value: z.unknown() });
+export type TAdminConfigUpdate = z.infer<typeof ZAdminConfigUpdate>;
+
+// Dashboard -------------------------------------------------------------------------------------------------
+
+export const STATS_DAYS = 30;
+
+export const ZAdminStats = z.object({
+  totals: z.object({
+    users: z.number().int(),
+    workflows: z.number().int(),
+    executions: z.number().int(),
+    /** Sum of every positive ledger amount. */
+    creditsDistributed: z.number().int(),
+  }),
+  /** The 5 workflows with the most runs. */
+  topWorkflows: z.array(ZWorkflowRef.extend({ executionCount: z.number().int() })),
+  /** The 5 newest runs. */
+  recentActivity: z.array(
+    z.object({
+      id: z.uuid(),
+      workflow: ZWorkflowRef.nullable(),
+      user: ZUserRef.nullable(),
+      status: ZExecutionStatus,
+      createdAt: z.string(),
+    }),
+  ),
+  /** One entry per UTC day (oldest first, `date` = YYYY-MM-DD), the last 30 days including today. */
+  runsPerDay: z.array(
+    z.object({
+      date: z.string(),
+      pending: z.number().int(),
+      running: z.number().int(),
+      completed: z.number().int(),
+      failed: z.number().int(),
+      expired: z.number().int(),
+    }),
+  ),
+  /** Same days: credits granted (positive ledger amounts) and spent (usage, as a positive number). */
+  creditsPerDay: z.array(z.object({ date: z.string(), granted: z.number().int(), spent: z.number().int() })),
+});
+export type TAdminStats = z.infer<typeof ZAdminStats>;
