@@ -1,4 +1,5 @@
+import { subscriptionRenewalJob } from '../modules/credits/renewal-job.js';
 import type { Job } from './scheduler.js';
 
 /** Every background job the server runs; each module adds its own here. */
-export const JOBS: Job[] = [];
+export const JOBS: Job[] = [subscriptionRenewalJob];

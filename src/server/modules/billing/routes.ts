@@ -1,4 +1,42 @@
+import { z } from 'zod';
+import { ZStripeWebhookResponse } from '../../../shared/contract/credits.js';
+import { ZErrorBody } from '../../../shared/contract/errors.js';
+import { AppError } from '../../lib/errors.js';
+import { isStripeProvider, paymentProvider } from '../../providers/payments/index.js';
 import type { App, AppDeps } from '../../types.js';
+import { applyStripeEvent } from './stripe-events.js';
 
-/** Payment provider callbacks (POST /api/payments/stripe/webhook) and subscriptions. Mounted at /api/payments. */
-export async function billingRoutes(_app: App, _deps: AppDeps): Promise<void> {}
+const WEBHOOK_BODY_LIMIT = 512 * 1024;
+
+/** Payment provider callbacks. Mounted at /api/payments; exempt from the CSRF check (Stripe signs instead). */
+export async function billingRoutes(app: App, deps: AppDeps): Promise<void> {
+  // The signature covers the exact bytes Stripe sent, so in this scope JSON bodies stay raw.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
+    (_request, body, done) => done(null, body),
+  );
+
+  app.post(
+    '/stripe/webhook',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: 'Stripe events (signed); grants the credits of paid checkouts and renewals, once per event',
+        headers: z.looseObject({ 'stripe-signature': z.string().max(2000).optional() }),
+        response: { 200: ZStripeWebhookResponse, 400: ZErrorBody, 503: ZErrorBody },
+      },
+    },
+    async (request) => {
+      const provider = paymentProvider(deps.config);
+      if (!isStripeProvider(provider)) {
+        throw new AppError('NOT_CONFIGURED', 'Stripe payments are not enabled on this server');
+      }
+      if (!Buffer.isBuffer(request.body)) throw new AppError('VALIDATION_ERROR', 'Expected a JSON body');
+      const event = provider.verifyEvent(request.body, request.headers['stripe-signature']);
+      const { duplicate } = await applyStripeEvent(deps, event);
+      return { received: true as const, duplicate };
+    },
+  );
+}

@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { TPurchaseRequest, TPurchaseResponse } from '../../../shared/contract/credits.js';
+import { ZPurchaseResponse } from '../../../shared/contract/credits.js';
+import { findPlan, type TPlan } from '../../../shared/contract/plans.js';
+import type { Tx } from '../../db/client.js';
+import { idempotencyKeys, userProfiles } from '../../db/schema.js';
+import { AppError } from '../../lib/errors.js';
+import { paymentProvider } from '../../providers/payments/index.js';
+import type { AppDeps } from '../../types.js';
+import { grantPlanCredits } from './grants.js';
+import { findActiveSubscription, openSubscription, periodReference } from './subscriptions.js';
+
+export interface Buyer {
+  id: string;
+  email: string;
+}
+
+/** The catalogue plan a request names; anything that differs from it (credits, price) is refused. */
+export function resolvePlan(request: TPurchaseRequest): TPlan {
+  const plan = findPlan(request.type, request.planName);
+  if (!plan) {
+    throw new AppError('VALIDATION_ERROR', `There is no ${request.type} plan named "${request.planName}"`, {
+      fields: [{ field: 'planName', message: 'unknown plan' }],
+    });
+  }
+  const mismatched = [
+    ...(request.credits !== plan.credits ? ['credits'] : []),
+    ...(Math.abs(request.usdAmount - plan.priceUsd) >= 0.005 ? ['usdAmount'] : []),
+  ];
+  if (mismatched.length > 0) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `The ${plan.name} plan is ${plan.credits} credits for $${plan.priceUsd}`,
+      {
+        fields: mismatched.map((field) => ({ field, message: 'does not match the plan' })),
+      },
+    );
+  }
+  return plan;
+}
+
+/** What a key is bound to: the plan bought, not the spelling of its name. */
+const requestHash = (plan: TPlan) =>
+  createHash('sha256').update(`${plan.type}|${plan.id}|${plan.credits}|${plan.priceUsd}`).digest('hex');
+
+type StoredAnswer = { requestHash: string; response: unknown };
+
+async function storedAnswer(deps: AppDeps, userId: string, key: string): Promise<StoredAnswer | null> {
+  const [row] = await deps.db
+    .select({ requestHash: idempotencyKeys.requestHash, response: idempotencyKeys.response })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+  return row ?? null;
+}
+
+function replay(stored: StoredAnswer, hash: string): TPurchaseResponse {
+  if (stored.requestHash !== hash) {
+    throw new AppError('CONFLICT', 'This Idempotency-Key was already used for a different purchase');
+  }
+  return ZPurchaseResponse.parse(stored.response);
+}
+
+/**
+ * Claims the key inside the transaction. On PostgreSQL a concurrent request with the same key waits on the
+ * primary key until this transaction ends, then finds the key taken: a double click grants once.
+ */
+async function claimKey(tx: Tx, userId: string, key: string, hash: string): Promise<boolean> {
+  const claimed = await tx
+    .insert(idempotencyKeys)
+    .values({ userId, key, requestHash: hash, statusCode: 0, response: {} })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  return claimed.length > 0;
+}
+
+async function saveAnswer(tx: Tx, userId: string, key: string, answer: TPurchaseResponse): Promise<void> {
+  await tx
+    .update(idempotencyKeys)
+    .set({ statusCode: 200, response: answer })
+    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+}
+
+/** Demo mode: the payment is settled at once, so the credits (and a monthly plan's row) are granted now. */
+async function grantNow(
+  deps: AppDeps,
+  buyer: Buyer,
+  plan: TPlan,
+  key: string | undefined,
+  hash: string,
+): Promise<TPurchaseResponse | 'replay'> {
+  return deps.db.transaction(async (tx) => {
+    if (key && !(await claimKey(tx, buyer.id, key, hash))) return 'replay';
+    let reference: string | null = null;
+    if (plan.type === 'monthly') {
+      // Serialise this user's plan purchases, so two concurrent ones cannot both open a plan.
+      await tx
+        .select({ id: userProfiles.id })
+        .from(userProfiles)
+        .where(eq(userProfiles.id, buyer.id))
+        .for('update');
+      if (await findActiveSubscription(tx, buyer.id)) {
+        throw new AppError(
+          'CONFLICT',
+          'You already have an active monthly plan; cancel it before choosing another',
+        );
+      }
+      const now = deps.now();
+      const subscription = await openSubscription(tx, {
+        userId: buyer.id,
+        plan,
+        provider: 'demo',
+        providerSubscriptionId: null,
+        now,
+      });
+      reference = periodReference(subscription.id, now);
+    }
+    const result = await grantPlanCredits(tx, {
+      userId: buyer.id,
+      plan,
+      reference,
+      notes: plan.type === 'monthly' ? `${plan.name} monthly plan: first month` : `${plan.name} credit pack`,
+    });
+    const answer: TPurchaseResponse = {
+      status: 'completed',
+      provider: 'demo',
+      planName: plan.name,
+      type: plan.type,
+      creditsGranted: result.creditsGranted,
+      balance: result.balance ?? 0,
+    };
+    if (key) await saveAnswer(tx, buyer.id, key, answer);
+    return answer;
+  });
+}
+
+/** Stripe: the answer is a checkout URL; Stripe's own idempotency returns the same session for a repeat. */
+async function openCheckout(
+  deps: AppDeps,
+  buyer: Buyer,
+  plan: TPlan,
+  key: string | undefined,
+  hash: string,
+): Promise<TPurchaseResponse | 'replay'> {
+  if (plan.type === 'monthly' && (await findActiveSubscription(deps.db, buyer.id))) {
+    throw new AppError(
+      'CONFLICT',
+      'You already have an active monthly plan; cancel it before choosing another',
+    );
+  }
+  const checkout = await paymentProvider(deps.config).startCheckout({
+    userId: buyer.id,
+    email: buyer.email,
+    plan,
+    idempotencyKey: key,
+  });
+  if (checkout.kind !== 'redirect') throw new Error('the Stripe provider must answer a checkout URL');
+  const answer: TPurchaseResponse = { status: 'checkout', provider: 'stripe', checkoutUrl: checkout.url };
+  if (!key) return answer;
+  return deps.db.transaction(async (tx) => {
+    if (!(await claimKey(tx, buyer.id, key, hash))) return 'replay';
+    await saveAnswer(tx, buyer.id, key, answer);
+    return answer;
+  });
+}
+
+/**
+ * POST /api/credits/purchase. The plan must match the catalogue; with an Idempotency-Key, a repeat (even a
+ * concurrent one) answers what the first request answered and grants nothing more, and the same key with a
+ * different purchase is 409.
+ */
+export async function purchase(
+  deps: AppDeps,
+  buyer: Buyer,
+  request: TPurchaseRequest,
+  key: string | undefined,
+): Promise<TPurchaseResponse> {
+  const plan = resolvePlan(request);
+  const hash = requestHash(plan);
+  if (key) {
+    const stored = await storedAnswer(deps, buyer.id, key);
+    if (stored) return replay(stored, hash);
+  }
+  const provider = paymentProvider(deps.config);
+  const answer =
+    provider.kind === 'demo'
+      ? await grantNow(deps, buyer, plan, key, hash)
+      : await openCheckout(deps, buyer, plan, key, hash);
+  if (answer !== 'replay') return answer;
+  const stored = key ? await storedAnswer(deps, buyer.id, key) : null;
+  if (!stored) throw new AppError('CONFLICT', 'A purchase with this Idempotency-Key is still in progress');
+  return replay(stored, hash);
+}

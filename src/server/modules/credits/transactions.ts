@@ -1,0 +1,46 @@
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { TTransactionListQuery, TUserTransaction } from '../../../shared/contract/credits.js';
+import type { Db } from '../../db/client.js';
+import { creditTransactions, userWorkflows } from '../../db/schema.js';
+
+/** Types whose rows always belong to a run: a null workflow there means the workflow was deleted. */
+const RUN_TYPES = new Set(['usage', 'refund']);
+
+/** One page of the user's ledger, newest first, and how many rows match in all. */
+export async function listUserTransactions(
+  db: Db,
+  userId: string,
+  query: TTransactionListQuery,
+): Promise<{ rows: TUserTransaction[]; total: number }> {
+  const conditions: SQL[] = [eq(creditTransactions.userId, userId)];
+  if (query.type) conditions.push(eq(creditTransactions.transactionType, query.type));
+  const where = and(...conditions);
+
+  const [rows, totals] = await Promise.all([
+    db
+      .select({ t: creditTransactions, workflowName: userWorkflows.name })
+      .from(creditTransactions)
+      .leftJoin(userWorkflows, eq(userWorkflows.id, creditTransactions.workflowId))
+      .where(where)
+      // Same order as ledger_user_created_idx; the id keeps rows written in one transaction in a stable order.
+      .orderBy(desc(creditTransactions.createdAt), desc(creditTransactions.id))
+      .limit(query.limit)
+      .offset(query.offset),
+    db.select({ n: count() }).from(creditTransactions).where(where),
+  ]);
+
+  return {
+    total: totals[0]?.n ?? 0,
+    rows: rows.map(({ t, workflowName }) => ({
+      id: t.id,
+      transaction_type: t.transactionType,
+      amount: t.amount,
+      notes: t.notes,
+      workflow_name: workflowName ?? null,
+      workflow_deleted: t.workflowId === null && RUN_TYPES.has(t.transactionType),
+      created_at: t.createdAt.toISOString(),
+      usd_amount: t.usdAmount,
+      plan_name: t.planName,
+    })),
+  };
+}
