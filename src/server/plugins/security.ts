@@ -45,6 +45,11 @@ export async function registerSecurity(app: App, deps: AppDeps): Promise<void> {
     crossOriginEmbedderPolicy: false,
   });
 
+  // JSON is the only body the API reads. Fastify's built-in text/plain parser would hand a string to the
+  // route's schema (a 400); without it such a body is refused as 415, like every other type. text/plain is
+  // also one of the types a cross-site form can send without a preflight.
+  app.removeContentTypeParser('text/plain');
+
   // CSRF: a state-changing request must come from our own pages (SameSite=Lax alone lets top-level POSTs by).
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;

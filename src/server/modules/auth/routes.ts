@@ -3,9 +3,11 @@ import { ZOk } from '../../../shared/contract/common.js';
 import { ZErrorBody } from '../../../shared/contract/errors.js';
 import { clearSessionCookie, requireUser, sessionToken, setSessionCookie } from '../../plugins/session.js';
 import type { App, AppDeps } from '../../types.js';
-import { openSession, SESSION_IDLE_MS, signin, signout, signup, toSessionUser } from './service.js';
+import { openSession, SESSION_ABSOLUTE_MS, signin, signout, signup, toSessionUser } from './service.js';
 
-const cookieMaxAge = Math.floor(SESSION_IDLE_MS / 1000);
+// The server enforces the sliding idle timeout; the browser keeps the cookie for the absolute lifetime, so
+// an active user is not signed out when the idle period counted from sign-in runs out.
+const cookieMaxAge = Math.floor(SESSION_ABSOLUTE_MS / 1000);
 
 export async function authRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(

@@ -172,7 +172,12 @@ export async function findSession(db: Db, token: string, now: Date): Promise<Ses
         gt(sessions.absoluteExpiresAt, now),
       ),
     );
-  if (!row || row.profile.accountStatus !== 'active') return null;
+  if (!row) return null;
+  if (row.profile.accountStatus !== 'active') {
+    // Suspension ends sessions for good, even one the suspending code path missed.
+    await db.delete(sessions).where(eq(sessions.id, row.session.id));
+    return null;
+  }
   const renewed = now.getTime() + SESSION_IDLE_MS;
   if (renewed - row.session.expiresAt.getTime() > SESSION_RENEW_AFTER_MS) {
     await db
