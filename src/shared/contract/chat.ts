@@ -28,3 +28,5 @@ export const ZChatRequest = z.object({
   language: ZLanguage,
 });
 export const ZChatResponse = z.object({ content: z.string() });
+export type TChatRequest = z.infer<typeof ZChatRequest>;
+export type TChatResponse = z.infer<typeof ZChatResponse>;

@@ -1,0 +1,380 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { splitCompletionMarker } from '../../../shared/contract/chat.js';
+import { ZWorkflowInput } from '../../../shared/contract/workflows.js';
+import { adminConfig, users, workflowExecutions } from '../../db/schema.js';
+import { startTestLlmServer, type TestLlmServer } from '../../providers/llm/test-llm-server.js';
+import { signInAdmin, signUpUser, TestClient } from '../../test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
+import { ledgerMismatches } from '../../test/ledger-check.js';
+import { createWorkflow, type WorkflowRow } from '../workflows/manage.js';
+
+const AI_PROMPT = 'Plan a birthday party. Ask: Whose birthday is it? How many guests are coming?';
+
+let llm: TestLlmServer;
+let withLlm: TestApp;
+let scripted: TestApp;
+
+async function adminId(t: TestApp): Promise<string> {
+  const [row] = await t.database.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, TEST_ADMIN.email));
+  if (!row) throw new Error('no admin');
+  return row.id;
+}
+
+async function newWorkflow(
+  t: TestApp,
+  interactionType: 'chatbot' | 'survey' = 'chatbot',
+): Promise<WorkflowRow> {
+  return createWorkflow(
+    t.database.db,
+    ZWorkflowInput.parse({
+      userId: await adminId(t),
+      name: { es: 'Fiesta', en: 'Party planner' },
+      category: { es: 'Otros', en: 'Other' },
+      webhookUrl: 'http://127.0.0.1:9/hook',
+      isPublic: true,
+      interactionType,
+      welcomeMessage: { es: 'Hola, ¿qué celebramos?', en: 'Hi, what are we celebrating?' },
+      aiPrompt: AI_PROMPT,
+      surveyQuestions: [{ id: 'q1', question: { es: '¿Nombre?', en: 'Name?' }, type: 'text', options: [] }],
+    }),
+  );
+}
+
+/**
+ * A run (by default one waiting for its conversation). Inserted directly: starting (and charging) a run is the executions
+ * module's job and is tested there; chat only needs a pending row to talk about.
+ */
+async function pendingRun(
+  t: TestApp,
+  userId: string,
+  workflowId: string,
+  status: 'pending' | 'completed' = 'pending',
+) {
+  const [row] = await t.database.db
+    .insert(workflowExecutions)
+    .values({ userId, workflowId, status })
+    .returning({ id: workflowExecutions.id });
+  if (!row) throw new Error('no run');
+  return row.id;
+}
+
+async function chatCount(t: TestApp, executionId: string): Promise<number | undefined> {
+  const [row] = await t.database.db
+    .select({ n: workflowExecutions.chatMessageCount })
+    .from(workflowExecutions)
+    .where(eq(workflowExecutions.id, executionId));
+  return row?.n;
+}
+
+const say = (content: string) => [{ role: 'user' as const, content }];
+
+beforeAll(async () => {
+  llm = await startTestLlmServer();
+  [withLlm, scripted] = await Promise.all([
+    buildTestApp({ LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: 'sk-test', LLM_MODEL: 'party-model' }),
+    buildTestApp(),
+  ]);
+});
+afterAll(async () => {
+  for (const t of [withLlm, scripted]) {
+    if (!t) continue;
+    expect(await ledgerMismatches(t.database.db)).toEqual([]);
+    await t.close();
+  }
+  await llm?.close();
+});
+beforeEach(() => {
+  llm.received.length = 0;
+  llm.reply((request) => {
+    const lastUser = [...(request.body.messages ?? [])].reverse().find((m) => m.role === 'user');
+    return { kind: 'content', content: `echo: ${lastUser?.content ?? ''}` };
+  });
+});
+
+describe('POST /api/chat with an LLM', () => {
+  it('is for signed-in users only', async () => {
+    const workflow = await newWorkflow(withLlm);
+    const res = await new TestClient(withLlm).post('/api/chat', {
+      workflowId: workflow.id,
+      messages: say('hi'),
+      language: 'en',
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(llm.received).toHaveLength(0);
+  });
+
+  it("sends the workflow's prompt with the marker rule and the conversation, and answers the reply", async () => {
+    const workflow = await newWorkflow(withLlm);
+    const user = await signUpUser(withLlm);
+    const executionId = await pendingRun(withLlm, user.id, workflow.id);
+    const messages = [
+      { role: 'user', content: 'Hola' },
+      { role: 'assistant', content: '¿De quién es el cumpleaños?' },
+      { role: 'user', content: 'De mi hermana' },
+    ];
+    const res = await user.client.post('/api/chat', { workflowId: workflow.id, messages, language: 'es' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ content: 'echo: De mi hermana' });
+
+    const [sent] = llm.received;
+    expect(sent?.url).toBe('/v1/chat/completions');
+    expect(sent?.authorization).toBe('Bearer sk-test');
+    expect(sent?.body.model).toBe('party-model');
+    const system = sent?.body.messages?.[0];
+    expect(system?.role).toBe('system');
+    expect(system?.content).toContain(AI_PROMPT);
+    expect(system?.content).toContain('[CONVERSACIÓN_COMPLETADA]');
+    expect(system?.content).toContain('Spanish');
+    expect(sent?.body.messages?.slice(1)).toEqual(messages);
+    expect(await chatCount(withLlm, executionId)).toBe(1);
+  });
+
+  it('passes the completion marker through untouched', async () => {
+    const workflow = await newWorkflow(withLlm);
+    const user = await signUpUser(withLlm);
+    const executionId = await pendingRun(withLlm, user.id, workflow.id);
+    llm.reply({ kind: 'content', content: 'All set: a party for 20. [CONVERSATION_COMPLETE]' });
+    const res = await user.client.post('/api/chat', {
+      workflowId: workflow.id,
+      executionId,
+      messages: say('20 guests'),
+      language: 'en',
+    });
+    expect(res.statusCode).toBe(200);
+    const { content } = res.json() as { content: string };
+    expect(content).toBe('All set: a party for 20. [CONVERSATION_COMPLETE]');
+    expect(splitCompletionMarker(content)).toEqual({ done: true, text: 'All set: a party for 20.' });
+  });
+
+  it('refuses without a pending run of the caller (409) or for an unknown run or workflow (404)', async () => {
+    const workflow = await newWorkflow(withLlm);
+    const user = await signUpUser(withLlm);
+    const other = await signUpUser(withLlm);
+    const post = (body: Record<string, unknown>) =>
+      user.client.post('/api/chat', {
+        workflowId: workflow.id,
+        messages: say('hi'),
+        language: 'en',
+        ...body,
+      });
+
+    const none = await post({});
+    expect(none.statusCode).toBe(409);
+    expect(none.json()).toMatchObject({ code: 'CONFLICT', error: expect.stringContaining('start one') });
+
+    const othersRun = await pendingRun(withLlm, other.id, workflow.id);
+    expect((await post({ executionId: othersRun })).statusCode).toBe(404);
+    expect((await post({})).statusCode).toBe(409);
+
+    const done = await pendingRun(withLlm, user.id, workflow.id, 'completed');
+    const ended = await post({ executionId: done });
+    expect(ended.statusCode).toBe(409);
+    expect(ended.json()).toMatchObject({ code: 'CONFLICT' });
+
+    const mine = await pendingRun(withLlm, user.id, workflow.id);
+    const elsewhere = await newWorkflow(withLlm);
+    expect((await post({ executionId: mine, workflowId: elsewhere.id })).statusCode).toBe(404);
+    expect((await post({ workflowId: '00000000-0000-4000-8000-000000000000' })).statusCode).toBe(404);
+
+    expect(llm.received).toHaveLength(0);
+    expect(await chatCount(withLlm, othersRun)).toBe(0);
+    expect(await chatCount(withLlm, mine)).toBe(0);
+  });
+
+  it('uses the newest pending run when no executionId is given', async () => {
+    const workflow = await newWorkflow(withLlm);
+    const user = await signUpUser(withLlm);
+    const older = await pendingRun(withLlm, user.id, workflow.id);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const newer = await pendingRun(withLlm, user.id, workflow.id);
+    const res = await user.client.post('/api/chat', {
+      workflowId: workflow.id,
+      messages: say('hi'),
+      language: 'en',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await chatCount(withLlm, newer)).toBe(1);
+    expect(await chatCount(withLlm, older)).toBe(0);
+  });
+
+  it('refuses a survey workflow and a conversation that does not end with a user message', async () => {
+    const user = await signUpUser(withLlm);
+    const survey = await newWorkflow(withLlm, 'survey');
+    await pendingRun(withLlm, user.id, survey.id);
+    const res = await user.client.post('/api/chat', {
+      workflowId: survey.id,
+      messages: say('hi'),
+      language: 'en',
+    });
+    expect(res.statusCode).toBe(409);
+
+    const chatbot = await newWorkflow(withLlm);
+    const executionId = await pendingRun(withLlm, user.id, chatbot.id);
+    for (const messages of [[], [{ role: 'assistant', content: 'hello' }], say('   ')]) {
+      const bad = await user.client.post('/api/chat', { workflowId: chatbot.id, messages, language: 'en' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+    }
+    const badLanguage = await user.client.post('/api/chat', {
+      workflowId: chatbot.id,
+      messages: say('hi'),
+      language: 'fr',
+    });
+    expect(badLanguage.statusCode).toBe(400);
+    expect(llm.received).toHaveLength(0);
+    expect(await chatCount(withLlm, executionId)).toBe(0);
+  });
+
+  it('stops at chat_max_messages user messages per run', async () => {
+    await withLlm.database.db
+      .update(adminConfig)
+      .set({ value: 2 })
+      .where(eq(adminConfig.key, 'chat_max_messages'));
+    try {
+      const workflow = await newWorkflow(withLlm);
+      const user = await signUpUser(withLlm);
+      const executionId = await pendingRun(withLlm, user.id, workflow.id);
+      const post = () =>
+        user.client.post('/api/chat', {
+          workflowId: workflow.id,
+          executionId,
+          messages: say('more'),
+          language: 'en',
+        });
+      expect((await post()).statusCode).toBe(200);
+      expect((await post()).statusCode).toBe(200);
+      const third = await post();
+      expect(third.statusCode).toBe(409);
+      expect(third.json()).toMatchObject({ code: 'CONFLICT', error: expect.stringContaining('limit of 2') });
+      expect(llm.received).toHaveLength(2);
+      expect(await chatCount(withLlm, executionId)).toBe(2);
+    } finally {
+      await withLlm.database.db
+        .update(adminConfig)
+        .set({ value: 40 })
+        .where(eq(adminConfig.key, 'chat_max_messages'));
+    }
+  });
+
+  it("answers 502 BAD_GATEWAY when the LLM fails, without using up the user's allowance", async () => {
+    const workflow = await newWorkflow(withLlm);
+    const user = await signUpUser(withLlm);
+    const executionId = await pendingRun(withLlm, user.id, workflow.id);
+    llm.reply({ kind: 'status', status: 503, body: { error: { message: 'model is loading' } } });
+    const res = await user.client.post('/api/chat', {
+      workflowId: workflow.id,
+      messages: say('hi'),
+      language: 'en',
+    });
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({
+      code: 'BAD_GATEWAY',
+      error: 'The assistant is unavailable: The language model answered 503: model is loading',
+    });
+    expect(await chatCount(withLlm, executionId)).toBe(0);
+  });
+});
+
+describe('POST /api/chat without an LLM (scripted assistant)', () => {
+  it('talks through the questions of the prompt and ends with the marker', async () => {
+    const workflow = await newWorkflow(scripted);
+    const user = await signUpUser(scripted);
+    const executionId = await pendingRun(scripted, user.id, workflow.id);
+    const messages: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+    const replies: string[] = [];
+    for (const answer of ['A birthday', 'My sister Ana', 'About 20']) {
+      messages.push({ role: 'user', content: answer });
+      const res = await user.client.post('/api/chat', { workflowId: workflow.id, messages, language: 'en' });
+      expect(res.statusCode).toBe(200);
+      const { content } = res.json() as { content: string };
+      replies.push(content);
+      messages.push({ role: 'assistant', content });
+    }
+    expect(replies[0]).toBe('(Demo assistant) Got it. Whose birthday is it?');
+    expect(replies[1]).toBe('(Demo assistant) Got it. How many guests are coming?');
+    const end = splitCompletionMarker(replies[2] ?? '');
+    expect(end.done).toBe(true);
+    expect(end.text).toContain('3. About 20');
+    expect(await chatCount(scripted, executionId)).toBe(3);
+  });
+
+  it('limits each user to 20 chat calls a minute', async () => {
+    const workflow = await newWorkflow(scripted);
+    const user = await signUpUser(scripted);
+    await pendingRun(scripted, user.id, workflow.id);
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i += 1) {
+      const res = await user.client.post('/api/chat', {
+        workflowId: workflow.id,
+        messages: say('hi'),
+        language: 'es',
+      });
+      statuses.push(res.statusCode);
+      if (res.statusCode === 429) expect(res.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    // Another user is not affected.
+    const other = await signUpUser(scripted);
+    await pendingRun(scripted, other.id, workflow.id);
+    const res = await other.client.post('/api/chat', {
+      workflowId: workflow.id,
+      messages: say('hi'),
+      language: 'es',
+    });
+    expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('POST /api/admin/translate', () => {
+  it('translates with the LLM at temperature 0', async () => {
+    llm.reply({ kind: 'content', content: 'Hello world' });
+    const admin = await signInAdmin(withLlm, TEST_ADMIN.email, TEST_ADMIN.password);
+    const res = await admin.post('/api/admin/translate', { text: 'Hola mundo', targetLanguage: 'en' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ translation: 'Hello world' });
+    const body = llm.received[0]?.body;
+    expect(body?.temperature).toBe(0);
+    expect(body?.messages?.[0]?.content).toContain('English');
+    expect(body?.messages?.[1]).toEqual({ role: 'user', content: 'Hola mundo' });
+  });
+
+  it('refuses empty text with VALIDATION_ERROR', async () => {
+    const admin = await signInAdmin(withLlm, TEST_ADMIN.email, TEST_ADMIN.password);
+    for (const text of ['', '   ']) {
+      const res = await admin.post('/api/admin/translate', { text, targetLanguage: 'es' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+    }
+    expect(llm.received).toHaveLength(0);
+  });
+
+  it('is for admins only', async () => {
+    const user = await signUpUser(withLlm);
+    const res = await user.client.post('/api/admin/translate', { text: 'Hola', targetLanguage: 'en' });
+    expect(res.statusCode).toBe(403);
+    expect(
+      (await new TestClient(withLlm).post('/api/admin/translate', { text: 'x', targetLanguage: 'en' }))
+        .statusCode,
+    ).toBe(401);
+    expect(llm.received).toHaveLength(0);
+  });
+
+  it('answers 503 NOT_CONFIGURED without an LLM, and 502 when the LLM fails', async () => {
+    const admin = await signInAdmin(scripted, TEST_ADMIN.email, TEST_ADMIN.password);
+    const res = await admin.post('/api/admin/translate', { text: 'Hola', targetLanguage: 'en' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ code: 'NOT_CONFIGURED' });
+
+    llm.reply({ kind: 'raw', status: 500, text: 'boom' });
+    const llmAdmin = await signInAdmin(withLlm, TEST_ADMIN.email, TEST_ADMIN.password);
+    const failed = await llmAdmin.post('/api/admin/translate', { text: 'Hola', targetLanguage: 'en' });
+    expect(failed.statusCode).toBe(502);
+    expect(failed.json()).toMatchObject({ code: 'BAD_GATEWAY' });
+  });
+});

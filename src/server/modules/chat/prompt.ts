@@ -1,0 +1,35 @@
+import type { TLanguage } from '../../../shared/contract/common.js';
+
+const LANGUAGE_NAME: Record<TLanguage, string> = { en: 'English', es: 'Spanish (español)' };
+const MARKER: Record<TLanguage, string> = { en: '[CONVERSATION_COMPLETE]', es: '[CONVERSACIÓN_COMPLETADA]' };
+
+/**
+ * The system prompt: the workflow's own instructions, then the rules every Flujo chat follows. The marker
+ * is how the client knows the conversation is over, so the instruction about it comes last and is explicit.
+ */
+export function chatSystemPrompt(
+  workflow: { name: { es: string; en: string }; aiPrompt: string | null },
+  language: TLanguage,
+): string {
+  const name = workflow.name[language] || workflow.name.en || workflow.name.es;
+  const instructions = workflow.aiPrompt?.trim() || 'Collect what the user needs from this workflow.';
+  return [
+    instructions,
+    '',
+    '---',
+    `You are the assistant of the workflow "${name}" on Flujo. Your job is to collect, in a short`,
+    'conversation, the information this workflow needs. Ask one question at a time and keep replies brief.',
+    `Always answer in ${LANGUAGE_NAME[language]}, whatever language these instructions are written in.`,
+    'When you have everything you need, reply with a short summary of what you collected and end that reply',
+    `with the marker ${MARKER[language]} (exactly, with the brackets). Never write the marker before then.`,
+  ].join('\n');
+}
+
+/** The system prompt for the admin's translate button. */
+export function translateSystemPrompt(targetLanguage: TLanguage): string {
+  return [
+    `Translate the user's text into ${LANGUAGE_NAME[targetLanguage]}.`,
+    'Keep the meaning, tone, formatting, line breaks and placeholders exactly.',
+    'Answer with the translation only: no quotes, notes or explanations.',
+  ].join(' ');
+}

@@ -1,0 +1,97 @@
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { userWorkflows, workflowExecutions } from '../../db/schema.js';
+
+// The executions module owns workflow_executions. Chat reads a run's identity and status and reads and
+// updates only its chat column (chat_message_count), here and nowhere else.
+
+export interface ChatWorkflow {
+  id: string;
+  name: { es: string; en: string };
+  interactionType: 'chatbot' | 'survey';
+  aiPrompt: string | null;
+}
+
+export interface ChatRun {
+  id: string;
+  workflowId: string;
+  status: string;
+  chatMessageCount: number;
+}
+
+export async function findChatWorkflow(db: Db, workflowId: string): Promise<ChatWorkflow | undefined> {
+  const [row] = await db
+    .select({
+      id: userWorkflows.id,
+      name: userWorkflows.name,
+      interactionType: userWorkflows.interactionType,
+      aiPrompt: userWorkflows.aiPrompt,
+    })
+    .from(userWorkflows)
+    .where(eq(userWorkflows.id, workflowId));
+  return row;
+}
+
+const runColumns = {
+  id: workflowExecutions.id,
+  workflowId: workflowExecutions.workflowId,
+  status: workflowExecutions.status,
+  chatMessageCount: workflowExecutions.chatMessageCount,
+};
+
+/** The caller's run with this id, whatever its status. */
+export async function findOwnRun(db: Db, userId: string, executionId: string): Promise<ChatRun | undefined> {
+  const [row] = await db
+    .select(runColumns)
+    .from(workflowExecutions)
+    .where(and(eq(workflowExecutions.id, executionId), eq(workflowExecutions.userId, userId)));
+  return row;
+}
+
+/** The caller's newest pending run of this workflow. */
+export async function findNewestPendingRun(
+  db: Db,
+  userId: string,
+  workflowId: string,
+): Promise<ChatRun | undefined> {
+  const [row] = await db
+    .select(runColumns)
+    .from(workflowExecutions)
+    .where(
+      and(
+        eq(workflowExecutions.userId, userId),
+        eq(workflowExecutions.workflowId, workflowId),
+        eq(workflowExecutions.status, 'pending'),
+      ),
+    )
+    .orderBy(desc(workflowExecutions.createdAt))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Counts one more user message against the run's allowance, only while the run is pending and under the
+ * cap: a conditional update, so concurrent messages can never pass the cap. False when nothing was counted.
+ */
+export async function claimChatMessage(db: Db, executionId: string, maxMessages: number): Promise<boolean> {
+  const rows = await db
+    .update(workflowExecutions)
+    .set({ chatMessageCount: sql`${workflowExecutions.chatMessageCount} + 1` })
+    .where(
+      and(
+        eq(workflowExecutions.id, executionId),
+        eq(workflowExecutions.status, 'pending'),
+        lt(workflowExecutions.chatMessageCount, maxMessages),
+      ),
+    )
+    .returning({ id: workflowExecutions.id });
+  return rows.length === 1;
+}
+
+/** Gives a message back to the allowance when the assistant could not answer it. */
+export async function releaseChatMessage(db: Db, executionId: string): Promise<void> {
+  await db
+    .update(workflowExecutions)
+    .set({ chatMessageCount: sql`${workflowExecutions.chatMessageCount} - 1` })
+    .where(and(eq(workflowExecutions.id, executionId), sql`${workflowExecutions.chatMessageCount} > 0`));
+}
