@@ -1,4 +1,32 @@
+import { ZIdParams } from '../../../shared/contract/common.js';
+import { ZDeleteWorkflowResponse } from '../../../shared/contract/admin.js';
+import { ZErrorBody } from '../../../shared/contract/errors.js';
+import { requireAdmin } from '../../plugins/session.js';
 import type { App, AppDeps } from '../../types.js';
+import { deleteWorkflowAsAdmin } from './workflows.js';
 
 /** DELETE /api/workflows/{id} (the spec's path, admins only). Mounted at /api/workflows behind the admin guard. */
-export async function workflowDeleteRoutes(_app: App, _deps: AppDeps): Promise<void> {}
+export async function workflowDeleteRoutes(app: App, deps: AppDeps): Promise<void> {
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Delete a workflow with its runs (ledger rows stay, without the workflow)',
+        params: ZIdParams,
+        response: {
+          200: ZDeleteWorkflowResponse,
+          400: ZErrorBody,
+          401: ZErrorBody,
+          403: ZErrorBody,
+          404: ZErrorBody,
+        },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(request);
+      const { deletedExecutions } = await deleteWorkflowAsAdmin(deps.db, admin.id, request.params.id);
+      return { ok: true as const, deletedExecutions };
+    },
+  );
+}

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
   CONFIG_ENTRIES,
   CONFIG_KEYS,
@@ -7,6 +7,7 @@ import {
 } from '../../../shared/contract/config.js';
 import type { DbOrTx } from '../../db/client.js';
 import { adminConfig } from '../../db/schema.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 
 /** Inserts any config entry that is missing; existing values are left as the admin set them. */
 export async function seedConfig(db: DbOrTx): Promise<void> {
@@ -33,4 +34,43 @@ export async function getSetting<K extends ConfigKey>(db: DbOrTx, key: K): Promi
     .where(eq(adminConfig.key, key));
   const parsed = CONFIG_ENTRIES[key].schema.safeParse(row?.value);
   return (parsed.success ? parsed.data : CONFIG_ENTRIES[key].defaultValue) as ConfigValues[K];
+}
+
+export interface SettingChange {
+  key: ConfigKey;
+  previousValue: unknown;
+  value: unknown;
+}
+
+export function isConfigKey(key: string): key is ConfigKey {
+  return Object.hasOwn(CONFIG_ENTRIES, key);
+}
+
+/**
+ * Replaces the value of the entry with this id after checking it against its key's own schema (400 with the
+ * schema's message otherwise). The next getSetting on any instance sees it: nothing is cached.
+ */
+export async function setSetting(
+  tx: DbOrTx,
+  id: string,
+  value: unknown,
+  updatedBy: string | null,
+): Promise<{ entry: typeof adminConfig.$inferSelect; change: SettingChange }> {
+  const [row] = await tx.select().from(adminConfig).where(eq(adminConfig.id, id)).for('update');
+  if (!row) throw notFound('Configuration entry');
+  if (!isConfigKey(row.key)) throw badRequest(`The entry ${row.key} cannot be edited`);
+  const parsed = CONFIG_ENTRIES[row.key].schema.safeParse(value);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? 'invalid value';
+    throw badRequest(`Invalid value for ${row.key}: ${message}`, {
+      fields: [{ field: 'value', message }],
+    });
+  }
+  const [entry] = await tx
+    .update(adminConfig)
+    .set({ value: parsed.data, updatedBy, updatedAt: sql`now()` })
+    .where(eq(adminConfig.id, id))
+    .returning();
+  if (!entry) throw notFound('Configuration entry');
+  return { entry, change: { key: row.key, previousValue: row.value, value: parsed.data } };
 }

@@ -1,6 +1,7 @@
+import { eq, sql } from 'drizzle-orm';
 import type { TWorkflowInputParsed } from '../../../shared/contract/workflows.js';
 import type { DbOrTx } from '../../db/client.js';
-import { userWorkflows } from '../../db/schema.js';
+import { userWorkflows, workflowExecutions } from '../../db/schema.js';
 import { newWebhookSecret } from './secrets.js';
 
 export type WorkflowRow = typeof userWorkflows.$inferSelect;
@@ -27,4 +28,83 @@ export async function createWorkflow(db: DbOrTx, input: TWorkflowInputParsed): P
     .returning();
   if (!row) throw new Error('workflow insert returned nothing');
   return row;
+}
+
+/** How long a rotated-out secret keeps signing, so a workflow service can switch without losing calls. */
+export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Replaces a workflow's editable fields with a full, validated form. `updatedAt` is always moved to the
+ * database's now(): the public catalogue cache is keyed on it.
+ */
+export async function updateWorkflow(
+  db: DbOrTx,
+  id: string,
+  input: TWorkflowInputParsed,
+): Promise<WorkflowRow | null> {
+  const [row] = await db
+    .update(userWorkflows)
+    .set({
+      userId: input.userId,
+      name: input.name,
+      description: input.description ?? null,
+      category: input.category,
+      webhookUrl: input.webhookUrl,
+      isPublic: input.isPublic,
+      isActive: input.isActive,
+      creditsPerExecution: input.creditsPerExecution,
+      interactionType: input.interactionType,
+      welcomeMessage: input.interactionType === 'chatbot' ? (input.welcomeMessage ?? null) : null,
+      aiPrompt: input.interactionType === 'chatbot' ? (input.aiPrompt ?? null) : null,
+      surveyQuestions: input.interactionType === 'survey' ? input.surveyQuestions : [],
+      updatedAt: sql`now()`,
+    })
+    .where(eq(userWorkflows.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * Deletes a workflow: its runs go with it (foreign key cascade) and its ledger rows stay, with workflowId
+ * set to null by the foreign key. Returns the number of runs deleted, or null if there was no such workflow.
+ */
+export async function deleteWorkflow(db: DbOrTx, id: string): Promise<number | null> {
+  const [runs] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(workflowExecutions)
+    .where(eq(workflowExecutions.workflowId, id));
+  const deleted = await db
+    .delete(userWorkflows)
+    .where(eq(userWorkflows.id, id))
+    .returning({ id: userWorkflows.id });
+  return deleted.length ? (runs?.n ?? 0) : null;
+}
+
+/** A new signing secret; the old one keeps signing (second signature) for PREVIOUS_SECRET_GRACE_MS. */
+export async function rotateWorkflowSecret(db: DbOrTx, id: string, now: Date): Promise<WorkflowRow | null> {
+  const [row] = await db
+    .update(userWorkflows)
+    .set({
+      previousSecretToken: sql`${userWorkflows.secretToken}`,
+      previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
+      secretToken: newWebhookSecret(),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(userWorkflows.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/** Activates or deactivates a workflow; an inactive one leaves the catalogue and cannot be started. */
+export async function setWorkflowActive(
+  db: DbOrTx,
+  id: string,
+  isActive: boolean,
+): Promise<WorkflowRow | null> {
+  const [row] = await db
+    .update(userWorkflows)
+    .set({ isActive, updatedAt: sql`now()` })
+    .where(eq(userWorkflows.id, id))
+    .returning();
+  return row ?? null;
 }

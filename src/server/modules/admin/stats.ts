@@ -1,0 +1,103 @@
+import { desc, eq, gte, sql } from 'drizzle-orm';
+import { STATS_DAYS, type TAdminStats } from '../../../shared/contract/admin.js';
+import type { Db } from '../../db/client.js';
+import { ts } from '../../db/sql-helpers.js';
+import { creditTransactions, userProfiles, userWorkflows, workflowExecutions } from '../../db/schema.js';
+import { iso } from './lists.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The UTC days of the window, oldest first, as YYYY-MM-DD; the last one is today. */
+export function statsDays(now: Date): string[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: STATS_DAYS }, (_, i) =>
+    new Date(today - (STATS_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+  );
+}
+
+const utcDay = (column: unknown) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
+
+/** The dashboard: totals, top workflows, the newest runs and two 30-day series (zero-filled). */
+export async function getAdminStats(db: Db, now: Date): Promise<TAdminStats> {
+  const days = statsDays(now);
+  const since = ts(new Date(`${days[0]}T00:00:00.000Z`));
+
+  const [users] = await db.select({ n: sql<number>`count(*)::int` }).from(userProfiles);
+  const [workflows] = await db.select({ n: sql<number>`count(*)::int` }).from(userWorkflows);
+  const [executions] = await db.select({ n: sql<number>`count(*)::int` }).from(workflowExecutions);
+  const [distributed] = await db
+    .select({
+      n: sql<number>`coalesce(sum(${creditTransactions.amount}) filter (where ${creditTransactions.amount} > 0), 0)::bigint`,
+    })
+    .from(creditTransactions);
+
+  const top = await db
+    .select({ id: userWorkflows.id, name: userWorkflows.name, executionCount: userWorkflows.executionCount })
+    .from(userWorkflows)
+    .orderBy(desc(userWorkflows.executionCount), desc(userWorkflows.createdAt))
+    .limit(5);
+
+  const recent = await db
+    .select({
+      id: workflowExecutions.id,
+      status: workflowExecutions.status,
+      createdAt: workflowExecutions.createdAt,
+      workflow: { id: userWorkflows.id, name: userWorkflows.name },
+      user: { id: userProfiles.id, email: userProfiles.email },
+    })
+    .from(workflowExecutions)
+    .leftJoin(userWorkflows, eq(userWorkflows.id, workflowExecutions.workflowId))
+    .leftJoin(userProfiles, eq(userProfiles.id, workflowExecutions.userId))
+    .orderBy(desc(workflowExecutions.createdAt), desc(workflowExecutions.id))
+    .limit(5);
+
+  const runDay = utcDay(workflowExecutions.createdAt);
+  const runCounts = await db
+    .select({ day: runDay, status: workflowExecutions.status, n: sql<number>`count(*)::int` })
+    .from(workflowExecutions)
+    .where(gte(workflowExecutions.createdAt, since))
+    .groupBy(runDay, workflowExecutions.status);
+
+  const creditDay = utcDay(creditTransactions.createdAt);
+  const creditSums = await db
+    .select({
+      day: creditDay,
+      granted: sql<number>`coalesce(sum(${creditTransactions.amount}) filter (where ${creditTransactions.amount} > 0), 0)::int`,
+      spent: sql<number>`coalesce(-sum(${creditTransactions.amount}) filter (where ${creditTransactions.transactionType} = 'usage'), 0)::int`,
+    })
+    .from(creditTransactions)
+    .where(gte(creditTransactions.createdAt, since))
+    .groupBy(creditDay);
+
+  const runsPerDay = days.map((date) => ({
+    date,
+    pending: 0,
+    running: 0,
+    completed: 0,
+    failed: 0,
+    expired: 0,
+  }));
+  const runIndex = new Map(runsPerDay.map((d) => [d.date, d]));
+  for (const row of runCounts) {
+    const day = runIndex.get(row.day);
+    if (day) day[row.status] += Number(row.n);
+  }
+  const creditIndex = new Map(creditSums.map((row) => [row.day, row]));
+
+  return {
+    totals: {
+      users: users?.n ?? 0,
+      workflows: workflows?.n ?? 0,
+      executions: executions?.n ?? 0,
+      creditsDistributed: Number(distributed?.n ?? 0),
+    },
+    topWorkflows: top,
+    recentActivity: recent.map((r) => ({ ...r, createdAt: iso(r.createdAt) })),
+    runsPerDay,
+    creditsPerDay: days.map((date) => ({
+      date,
+      granted: Number(creditIndex.get(date)?.granted ?? 0),
+      spent: Number(creditIndex.get(date)?.spent ?? 0),
+    })),
+  };
+}

@@ -1,0 +1,270 @@
+import { and, eq, gt, inArray } from 'drizzle-orm';
+import type {
+  TAdminWorkflowDetail,
+  TAdminWorkflowUpdate,
+  TWorkflowSecret,
+} from '../../../shared/contract/admin.js';
+import { ZWorkflowInput, type TWorkflowInputParsed } from '../../../shared/contract/workflows.js';
+import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import { userProfiles, users, userWorkflows, workflowExecutions } from '../../db/schema.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { applyLedgerEntry } from '../credits/ledger.js';
+import {
+  createWorkflow,
+  deleteWorkflow,
+  rotateWorkflowSecret,
+  setWorkflowActive,
+  updateWorkflow,
+  type WorkflowRow,
+} from '../workflows/manage.js';
+import { writeAudit } from './audit.js';
+import { isoOrNull, toAdminWorkflow } from './lists.js';
+
+/** Fields whose old and new values are written into the audit log; the others are only named there. */
+const AUDITED_VALUES = [
+  'userId',
+  'name',
+  'category',
+  'isPublic',
+  'isActive',
+  'creditsPerExecution',
+  'interactionType',
+] as const;
+
+async function assertOwnerExists(tx: DbOrTx, userId: string): Promise<void> {
+  const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  if (!owner) {
+    throw badRequest('The selected owner does not exist', {
+      fields: [{ field: 'userId', message: 'no such user' }],
+    });
+  }
+}
+
+async function toDetail(db: DbOrTx, w: WorkflowRow): Promise<TAdminWorkflowDetail> {
+  const [owner] = w.userId
+    ? await db
+        .select({ id: userProfiles.id, email: userProfiles.email, fullName: userProfiles.fullName })
+        .from(userProfiles)
+        .where(eq(userProfiles.id, w.userId))
+    : [];
+  return {
+    ...toAdminWorkflow(w, owner ?? null),
+    userId: w.userId,
+    welcomeMessage: w.welcomeMessage ?? null,
+    aiPrompt: w.aiPrompt,
+    surveyQuestions: w.surveyQuestions,
+  };
+}
+
+async function findWorkflow(db: DbOrTx, id: string, lock = false): Promise<WorkflowRow> {
+  const query = db.select().from(userWorkflows).where(eq(userWorkflows.id, id));
+  const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw notFound('Workflow');
+  return row;
+}
+
+export async function getWorkflowDetail(db: Db, id: string): Promise<TAdminWorkflowDetail> {
+  return toDetail(db, await findWorkflow(db, id));
+}
+
+export async function createWorkflowAsAdmin(
+  db: Db,
+  adminId: string,
+  input: TWorkflowInputParsed,
+): Promise<TAdminWorkflowDetail> {
+  return db.transaction(async (tx) => {
+    await assertOwnerExists(tx, input.userId);
+    const row = await createWorkflow(tx, input);
+    await writeAudit(tx, {
+      adminId,
+      action: 'workflow_created',
+      targetType: 'workflow',
+      targetId: row.id,
+      details: {
+        name: row.name,
+        ownerId: row.userId,
+        category: row.category,
+        interactionType: row.interactionType,
+        isPublic: row.isPublic,
+        isActive: row.isActive,
+        creditsPerExecution: row.creditsPerExecution,
+      },
+    });
+    return toDetail(tx, row);
+  });
+}
+
+/** The stored workflow as the form's input, so a partial change can be merged and checked as a whole. */
+function asInput(w: WorkflowRow): Record<string, unknown> {
+  return {
+    userId: w.userId,
+    name: w.name,
+    description: w.description ?? null,
+    category: w.category,
+    webhookUrl: w.webhookUrl,
+    isPublic: w.isPublic,
+    isActive: w.isActive,
+    creditsPerExecution: w.creditsPerExecution,
+    interactionType: w.interactionType,
+    welcomeMessage: w.welcomeMessage ?? null,
+    aiPrompt: w.aiPrompt,
+    surveyQuestions: w.surveyQuestions,
+  };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Applies a partial change. `{ isActive }` alone is a status change (`workflow_status_changed`); anything
+ * else is an edit (`workflow_updated`). The merged workflow must pass the same rules as a new one.
+ */
+export async function updateWorkflowAsAdmin(
+  db: Db,
+  adminId: string,
+  id: string,
+  patch: TAdminWorkflowUpdate,
+): Promise<TAdminWorkflowDetail> {
+  return db.transaction(async (tx) => {
+    const current = await findWorkflow(tx, id, true);
+    const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+    if (Object.keys(given).length === 1 && patch.isActive !== undefined) {
+      return changeStatus(tx, adminId, current, patch.isActive);
+    }
+    const before = asInput(current);
+    const parsed = ZWorkflowInput.safeParse({ ...before, ...given });
+    if (!parsed.success) {
+      const fields = parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
+      throw badRequest(`Invalid workflow: ${fields.map((f) => f.field || f.message).join(', ')}`, { fields });
+    }
+    if (patch.userId !== undefined && patch.userId !== current.userId)
+      await assertOwnerExists(tx, patch.userId);
+    const after = parsed.data as unknown as Record<string, unknown>;
+    const changedFields = Object.keys(given).filter((k) => !same(before[k], after[k]));
+    const row = await updateWorkflow(tx, id, parsed.data);
+    if (!row) throw notFound('Workflow');
+    const changes = Object.fromEntries(
+      AUDITED_VALUES.filter((k) => changedFields.includes(k)).map((k) => [
+        k,
+        { from: before[k], to: after[k] },
+      ]),
+    );
+    await writeAudit(tx, {
+      adminId,
+      action: 'workflow_updated',
+      targetType: 'workflow',
+      targetId: id,
+      details: { name: row.name, changedFields, changes },
+    });
+    return toDetail(tx, row);
+  });
+}
+
+/** `{ isActive }` alone: needs no other field to be valid (an owner-less workflow can still be switched off). */
+async function changeStatus(
+  tx: Tx,
+  adminId: string,
+  current: WorkflowRow,
+  isActive: boolean,
+): Promise<TAdminWorkflowDetail> {
+  const row = await setWorkflowActive(tx, current.id, isActive);
+  if (!row) throw notFound('Workflow');
+  await writeAudit(tx, {
+    adminId,
+    action: 'workflow_status_changed',
+    targetType: 'workflow',
+    targetId: current.id,
+    details: { name: row.name, isActive: { from: current.isActive, to: row.isActive } },
+  });
+  return toDetail(tx, row);
+}
+
+/**
+ * Refunds the runs that were paid for but can no longer end (they are about to be deleted with their
+ * workflow), so no one pays for a run that never happens. Runs already ended keep their outcome.
+ */
+async function refundOpenRuns(tx: Tx, workflowId: string): Promise<number> {
+  const open = await tx
+    .select({
+      id: workflowExecutions.id,
+      userId: workflowExecutions.userId,
+      credits: workflowExecutions.creditsUsed,
+    })
+    .from(workflowExecutions)
+    .where(
+      and(
+        eq(workflowExecutions.workflowId, workflowId),
+        inArray(workflowExecutions.status, ['pending', 'running']),
+        gt(workflowExecutions.creditsUsed, 0),
+      ),
+    );
+  for (const run of open) {
+    await applyLedgerEntry(tx, {
+      userId: run.userId,
+      amount: run.credits,
+      type: 'refund',
+      workflowId,
+      executionId: run.id,
+      notes: 'Refund: the workflow was deleted before the run ended',
+    });
+  }
+  return open.length;
+}
+
+export async function deleteWorkflowAsAdmin(
+  db: Db,
+  adminId: string,
+  id: string,
+): Promise<{ deletedExecutions: number }> {
+  return db.transaction(async (tx) => {
+    const current = await findWorkflow(tx, id, true);
+    const refundedRuns = await refundOpenRuns(tx, id);
+    const deletedExecutions = await deleteWorkflow(tx, id);
+    if (deletedExecutions === null) throw notFound('Workflow');
+    await writeAudit(tx, {
+      adminId,
+      action: 'workflow_deleted',
+      targetType: 'workflow',
+      targetId: id,
+      details: { name: current.name, category: current.category, deletedExecutions, refundedRuns },
+    });
+    return { deletedExecutions };
+  });
+}
+
+function toSecret(w: WorkflowRow, now: Date): TWorkflowSecret {
+  const previousLive = w.previousSecretToken && w.previousSecretExpiresAt && w.previousSecretExpiresAt > now;
+  return {
+    secretToken: w.secretToken,
+    previousSecretExpiresAt: previousLive ? isoOrNull(w.previousSecretExpiresAt) : null,
+  };
+}
+
+export async function getWorkflowSecret(db: Db, id: string, now: Date): Promise<TWorkflowSecret> {
+  return toSecret(await findWorkflow(db, id), now);
+}
+
+export async function rotateSecretAsAdmin(
+  db: Db,
+  adminId: string,
+  id: string,
+  now: Date,
+): Promise<TWorkflowSecret> {
+  return db.transaction(async (tx) => {
+    await findWorkflow(tx, id, true);
+    const row = await rotateWorkflowSecret(tx, id, now);
+    if (!row) throw notFound('Workflow');
+    // The audit says that the secret changed and until when the old one signs; never the secrets.
+    await writeAudit(tx, {
+      adminId,
+      action: 'workflow_updated',
+      targetType: 'workflow',
+      targetId: id,
+      details: {
+        name: row.name,
+        changedFields: ['secretToken'],
+        previousSecretExpiresAt: isoOrNull(row.previousSecretExpiresAt),
+      },
+    });
+    return toSecret(row, now);
+  });
+}
