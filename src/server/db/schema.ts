@@ -73,6 +73,9 @@ export const userProfiles = pgTable(
     check('user_profiles_credits_non_negative', sql`${t.credits} >= 0`),
     check('user_profiles_status_valid', sql`${t.accountStatus} in ('active', 'suspended')`),
     index('user_profiles_created_idx').on(t.createdAt.desc()),
+    // Admin user search: e-mail prefix (LIKE 'x%' needs text_pattern_ops) and word prefix of the name.
+    index('user_profiles_email_prefix_idx').on(t.email.op('text_pattern_ops')),
+    index('user_profiles_full_name_fts_idx').using('gin', sql`to_tsvector('simple', coalesce(${t.fullName}, ''))`),
   ],
 );
 
@@ -158,6 +161,8 @@ export const workflowExecutions = pgTable(
   (t) => [
     index('executions_user_created_idx').on(t.userId, t.createdAt.desc()),
     index('executions_workflow_idx').on(t.workflowId),
+    // Admin run list searched by workflow: newest first without sorting a popular workflow's every run.
+    index('executions_workflow_created_idx').on(t.workflowId, t.createdAt.desc()),
     index('executions_status_created_idx').on(t.status, t.createdAt.desc()),
     index('executions_created_idx').on(t.createdAt.desc()),
     index('executions_open_expiry_idx')

@@ -1,0 +1,3 @@
+CREATE INDEX "user_profiles_email_prefix_idx" ON "user_profiles" USING btree ("email" text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "user_profiles_full_name_fts_idx" ON "user_profiles" USING gin (to_tsvector('simple', coalesce("full_name", '')));--> statement-breakpoint
+CREATE INDEX "executions_workflow_created_idx" ON "workflow_executions" USING btree ("workflow_id","created_at" DESC NULLS LAST);
