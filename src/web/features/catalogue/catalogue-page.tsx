@@ -1,10 +1,172 @@
+import { SearchX, Search, Upload } from 'lucide-react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { TPublicWorkflow } from '../../../shared/contract/workflows';
+import { Button } from '../../components/ui/button';
+import { Input, Label } from '../../components/ui/input';
+import { Spinner } from '../../components/ui/spinner';
+import { toast } from '../../components/ui/toast';
+import { isAdminUser, useMe } from '../../lib/session';
+import { cn } from '../../lib/utils';
+import { AnonymousOverlay } from './anonymous-overlay';
+import { usePublicWorkflows } from './api/get-public-workflows';
+import { ALL_CATEGORIES, categoriesOf, filterWorkflows } from './filter-workflows';
+import { WorkflowCard } from './workflow-card';
 
-export default function Page() {
-  const { t } = useTranslation('catalogue');
+const SELECT =
+  'block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
+
+export default function CataloguePage() {
+  const { t, i18n } = useTranslation('catalogue');
+  const lng = i18n.resolvedLanguage ?? 'en';
+  const navigate = useNavigate();
+  const { data: user, isPending: sessionPending } = useMe();
+  const workflows = usePublicWorkflows();
+  const [search, setSearch] = useState('');
+  const [category, setCategory] = useState(ALL_CATEGORIES);
+
+  const all = useMemo(() => workflows.data ?? [], [workflows.data]);
+  const categories = useMemo(() => categoriesOf(all, lng), [all, lng]);
+  // A category chosen in one language may not exist in the other: fall back to all rather than show nothing.
+  const activeCategory = categories.includes(category) ? category : ALL_CATEGORIES;
+  const shown = useMemo(
+    () => filterWorkflows(all, { search, category: activeCategory, lng }),
+    [all, search, activeCategory, lng],
+  );
+  const anonymous = !sessionPending && !user;
+
+  const execute = (workflow: TPublicWorkflow) => {
+    if (!user) return toast({ title: t('toast.signInRequired'), description: t('toast.signInRequiredBody') });
+    if ((user.credits ?? 0) < 1) {
+      return toast({
+        title: t('toast.insufficientCredits'),
+        description: t('toast.insufficientCreditsBody'),
+        variant: 'destructive',
+      });
+    }
+    void navigate(`/workflows/${workflow.id}/execute`);
+  };
+
+  const upload = () => {
+    if (isAdminUser(user)) void navigate('/admin/create-workflow');
+    else toast({ title: t('toast.comingSoon'), description: t('toast.comingSoonBody') });
+  };
+
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
-      <h1 className="text-2xl font-bold text-slate-900">{t('title')}</h1>
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight text-slate-900">{t('title')}</h1>
+          <p className="mt-2 max-w-2xl text-slate-700">{t('subtitle')}</p>
+        </div>
+        <Button variant="secondary" onClick={upload} className="self-start sm:self-auto">
+          <Upload className="size-4" aria-hidden="true" />
+          {t('upload')}
+        </Button>
+      </div>
+
+      <div className="relative mt-8">
+        {anonymous ? <AnonymousOverlay /> : null}
+        <div
+          className={cn(anonymous && 'pointer-events-none select-none blur-sm')}
+          inert={anonymous}
+          aria-hidden={anonymous || undefined}
+          data-testid="catalogue-grid"
+        >
+          <div className="grid gap-4 sm:grid-cols-[1fr_16rem]">
+            <div>
+              <Label htmlFor="catalogue-search" className="sr-only">
+                {t('searchLabel')}
+              </Label>
+              <div className="relative">
+                <Search
+                  className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-600"
+                  aria-hidden="true"
+                />
+                <Input
+                  id="catalogue-search"
+                  type="search"
+                  className="pl-9"
+                  placeholder={t('searchPlaceholder')}
+                  value={search}
+                  onChange={(e) => setSearch(e.target.value)}
+                />
+              </div>
+            </div>
+            <div>
+              <Label htmlFor="catalogue-category" className="sr-only">
+                {t('categoryLabel')}
+              </Label>
+              <select
+                id="catalogue-category"
+                className={SELECT}
+                value={activeCategory}
+                onChange={(e) => setCategory(e.target.value)}
+              >
+                <option value={ALL_CATEGORIES}>{t('allCategories')}</option>
+                {categories.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+
+          {anonymous && !workflows.data ? (
+            <PlaceholderGrid />
+          ) : workflows.isPending ? (
+            <Spinner label={t('loading')} className="min-h-64" />
+          ) : workflows.isError && !anonymous ? (
+            <p role="alert" className="mt-8 rounded-lg bg-red-50 p-4 text-sm text-red-800">
+              {t('loadError')}
+            </p>
+          ) : shown.length === 0 ? (
+            <div className="mt-8 flex flex-col items-center rounded-xl border border-dashed border-slate-300 bg-white px-6 py-16 text-center">
+              <SearchX className="size-10 text-slate-500" aria-hidden="true" />
+              <p className="mt-3 text-lg font-semibold text-slate-900">{t('empty.title')}</p>
+              <p className="mt-1 text-sm text-slate-700">{t('empty.body')}</p>
+              {search || activeCategory !== ALL_CATEGORIES ? (
+                <Button
+                  variant="secondary"
+                  className="mt-5"
+                  onClick={() => {
+                    setSearch('');
+                    setCategory(ALL_CATEGORIES);
+                  }}
+                >
+                  {t('empty.clear')}
+                </Button>
+              ) : null}
+            </div>
+          ) : (
+            <ul className="mt-6 grid gap-5 sm:grid-cols-2 lg:grid-cols-3" aria-label={t('listLabel')}>
+              {shown.map((w) => (
+                <li key={w.id}>
+                  <WorkflowCard workflow={w} onExecute={execute} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
     </div>
+  );
+}
+
+/** What a visitor sees behind the overlay when the list is not public: the shape of the catalogue. */
+function PlaceholderGrid() {
+  return (
+    <ul className="mt-6 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+      {Array.from({ length: 6 }, (_, i) => (
+        <li key={i} className="h-52 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+          <div className="h-5 w-24 rounded-full bg-brand-100" />
+          <div className="mt-4 h-5 w-3/4 rounded bg-slate-200" />
+          <div className="mt-3 h-4 w-full rounded bg-slate-100" />
+          <div className="mt-2 h-4 w-5/6 rounded bg-slate-100" />
+        </li>
+      ))}
+    </ul>
   );
 }

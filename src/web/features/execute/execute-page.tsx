@@ -1,10 +1,194 @@
+import { ArrowLeft, FileQuestion, Loader2, ShieldCheck, TriangleAlert } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { pickLanguage } from '../../../shared/contract/common';
+import type { TPublicWorkflowDetail } from '../../../shared/contract/workflows';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { toast } from '../../components/ui/toast';
+import { currentLanguage } from '../../i18n';
+import { ApiError } from '../../lib/api';
+import { useCompleteExecution } from './api/complete-execution';
+import { hasEnded } from './api/get-execution';
+import { usePublicWorkflow } from './api/get-public-workflow';
+import { useStartExecution } from './api/start-execution';
+import { ChatScreen } from './chat-screen';
+import { InsufficientCreditsDialog } from './insufficient-credits-dialog';
+import type { RunResponse } from './lib/chat-transcript';
+import { ProgressScreen } from './progress-screen';
+import { ResultScreen } from './result-screen';
+import { StatePanel } from './state-panel';
+import { SurveyForm } from './survey-form';
+import { useFollowExecution } from './use-follow-execution';
 
-export default function Page() {
-  const { t } = useTranslation('execute');
+type StartProblem =
+  { kind: 'credits'; required: number; balance: number | null } | { kind: 'error'; message: string };
+
+/** Reads the 402 answer's details; the workflow's own price stands in when the server says nothing. */
+function creditsProblem(err: ApiError, workflow: TPublicWorkflowDetail): StartProblem {
+  const details = (err.body as { details?: { required?: unknown; balance?: unknown } } | null)?.details;
+  const required =
+    typeof details?.required === 'number' ? details.required : workflow.creditsPerExecution || 1;
+  const balance = typeof details?.balance === 'number' ? details.balance : null;
+  return { kind: 'credits', required, balance };
+}
+
+export default function ExecutePage() {
+  const { id = '' } = useParams();
+  const { t, i18n } = useTranslation('execute');
+  const lng = i18n.resolvedLanguage ?? 'en';
+  const workflow = usePublicWorkflow(id);
+  const { mutate: startRun } = useStartExecution();
+  const [executionId, setExecutionId] = useState<string | null>(null);
+  const [problem, setProblem] = useState<StartProblem | null>(null);
+  const complete = useCompleteExecution(executionId ?? '');
+  const [submitted, setSubmitted] = useState(false);
+  const run = useFollowExecution(executionId, submitted && complete.isSuccess);
+
+  // A run costs credits: start exactly one per visit, even when StrictMode runs effects twice.
+  const startedFor = useRef<string | null>(null);
+  const detail = workflow.data;
+  useEffect(() => {
+    if (!detail || startedFor.current === detail.id) return;
+    startedFor.current = detail.id;
+    startRun(
+      { workflowId: detail.id, language: currentLanguage() },
+      {
+        onSuccess: ({ executionId: started }) => setExecutionId(started),
+        onError: (err) => {
+          if (err instanceof ApiError && err.code === 'INSUFFICIENT_CREDITS') {
+            setProblem(creditsProblem(err, detail));
+            return;
+          }
+          const message = err.message || t('start.fallback');
+          setProblem({ kind: 'error', message });
+          toast({ title: t('start.errorTitle'), description: message, variant: 'destructive' });
+        },
+      },
+    );
+  }, [detail, startRun, t]);
+
+  const back = (
+    <Button asChild variant="secondary">
+      <Link to="/workflows">
+        <ArrowLeft className="size-4" aria-hidden="true" />
+        {t('backToWorkflows')}
+      </Link>
+    </Button>
+  );
+
+  if (workflow.isPending) return <Spinner label={t('loading')} className="min-h-[60vh]" />;
+  if (!detail) {
+    const notFound = !(workflow.error instanceof ApiError) || workflow.error.status === 404;
+    return (
+      <StatePanel
+        tone="danger"
+        icon={<FileQuestion className="size-7" aria-hidden="true" />}
+        title={notFound ? t('notFound.title') : t('fetchError.title')}
+        actions={back}
+      >
+        {notFound ? t('notFound.body') : t('fetchError.body')}
+      </StatePanel>
+    );
+  }
+
+  const title = pickLanguage(detail.name, lng);
+  if (problem?.kind === 'error') {
+    return (
+      <StatePanel
+        tone="danger"
+        icon={<TriangleAlert className="size-7" aria-hidden="true" />}
+        title={t('start.errorTitle')}
+        actions={back}
+      >
+        <span data-testid="start-error">{problem.message}</span>
+      </StatePanel>
+    );
+  }
+  if (!executionId) {
+    return (
+      <>
+        <StatePanel
+          busy
+          icon={<ShieldCheck className="size-7" aria-hidden="true" />}
+          title={t('validating.title')}
+        >
+          {t('validating.body', { name: title })}
+        </StatePanel>
+        {problem?.kind === 'credits' ? (
+          <InsufficientCreditsDialog required={problem.required} balance={problem.balance} />
+        ) : null}
+      </>
+    );
+  }
+
+  if (run && hasEnded(run)) return <ResultScreen run={run} title={title} />;
+
+  const finish = (responses: RunResponse[]) => {
+    setSubmitted(true);
+    complete.mutate(
+      { responses },
+      {
+        onError: (err) => {
+          setSubmitted(false);
+          toast({
+            title: detail.interactionType === 'survey' ? t('complete.surveyError') : t('complete.chatError'),
+            description: err.message || t('complete.fallback'),
+            variant: 'destructive',
+          });
+        },
+      },
+    );
+  };
+
+  const welcome = pickLanguage(detail.welcomeMessage, lng);
+  const interaction =
+    detail.interactionType === 'chatbot' && welcome ? (
+      <ChatScreen
+        workflowId={detail.id}
+        executionId={executionId}
+        title={title}
+        welcome={welcome}
+        onFinish={finish}
+        canRetryFinish={complete.isError && !submitted}
+      />
+    ) : detail.interactionType === 'survey' && detail.surveyQuestions.length > 0 ? (
+      <SurveyForm
+        title={title}
+        description={pickLanguage(detail.description, lng)}
+        questions={detail.surveyQuestions}
+        submitting={submitted}
+        onSubmit={finish}
+      />
+    ) : (
+      <StatePanel
+        tone="danger"
+        icon={<TriangleAlert className="size-7" aria-hidden="true" />}
+        title={t('noInterface.title')}
+        actions={back}
+      >
+        {t('noInterface.body')}
+      </StatePanel>
+    );
+
   return (
-    <div className="mx-auto max-w-6xl px-4 py-10">
-      <h1 className="text-2xl font-bold text-slate-900">{t('title')}</h1>
-    </div>
+    <>
+      {submitted ? (
+        complete.isPending ? (
+          <StatePanel
+            busy
+            icon={<Loader2 className="size-7 animate-spin" aria-hidden="true" />}
+            title={t('sending.title')}
+          >
+            {t('sending.body')}
+          </StatePanel>
+        ) : (
+          <ProgressScreen title={title} message={run?.progressMessage ?? null} />
+        )
+      ) : null}
+      {/* Kept mounted while the answers are sent, so a failed send returns to the same conversation or form. */}
+      <div hidden={submitted}>{interaction}</div>
+    </>
   );
 }

@@ -1,0 +1,14 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { TPublicWorkflowDetail } from '../../../../shared/contract/workflows';
+import { api } from '../../../lib/api';
+
+export const publicWorkflowQuery = (id: string) =>
+  queryOptions({
+    queryKey: [`/api/workflows/public/${id}`],
+    queryFn: () => api<TPublicWorkflowDetail>(`/api/workflows/public/${encodeURIComponent(id)}`),
+  });
+
+/** The workflow the execute screen runs: its questions or its welcome message. */
+export function usePublicWorkflow(id: string) {
+  return useQuery(publicWorkflowQuery(id));
+}

@@ -1,0 +1,49 @@
+import { Coins } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { Dialog } from '../../components/ui/dialog';
+
+/** Shown when the start call answers 402: how many credits the run needs, and the way to get them. */
+export function InsufficientCreditsDialog({
+  required,
+  balance,
+}: {
+  required: number;
+  balance: number | null;
+}) {
+  const { t } = useTranslation('execute');
+  const { t: tc } = useTranslation();
+  const navigate = useNavigate();
+  const leave = () => void navigate('/workflows');
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => (open ? undefined : leave())}
+      title={t('credits.title')}
+      description={t('credits.message')}
+      closeLabel={tc('close')}
+    >
+      <div className="flex items-center gap-4 rounded-xl bg-amber-50 p-4">
+        <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-amber-100 text-amber-800">
+          <Coins className="size-5" aria-hidden="true" />
+        </span>
+        <div>
+          <p className="text-base font-semibold text-slate-900" data-testid="required-credits">
+            {t('credits.required', { count: required })}
+          </p>
+          {balance !== null ? (
+            <p className="text-sm text-slate-700">{t('credits.balance', { count: balance })}</p>
+          ) : null}
+        </div>
+      </div>
+      <p className="mt-4 text-sm leading-6 text-slate-700">{t('credits.description')}</p>
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={leave}>
+          {t('credits.cancel')}
+        </Button>
+        <Button onClick={() => void navigate('/account')}>{t('credits.buy')}</Button>
+      </div>
+    </Dialog>
+  );
+}

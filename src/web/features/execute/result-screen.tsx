@@ -1,0 +1,69 @@
+import { ArrowLeft, CheckCircle2, RotateCcw, XCircle } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { TExecution } from '../../../shared/contract/executions';
+import { Button } from '../../components/ui/button';
+import { cn } from '../../lib/utils';
+import { ResultOutput } from './result-output';
+
+/** The end of a run: success or the "finished" state with its error, the output and the next steps. */
+export function ResultScreen({ run, title }: { run: TExecution; title: string }) {
+  const { t } = useTranslation('execute');
+  const ok = run.status === 'completed';
+  const refunded = run.status === 'failed' || run.status === 'expired';
+  const Icon = ok ? CheckCircle2 : XCircle;
+
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-10 sm:py-16">
+      <div
+        className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-10"
+        data-testid="result-screen"
+      >
+        <div className="flex flex-col items-center text-center">
+          <span
+            className={cn(
+              'flex size-16 items-center justify-center rounded-full',
+              ok ? 'bg-green-100 text-green-700' : 'bg-red-100 text-red-700',
+            )}
+          >
+            <Icon className="size-9" aria-hidden="true" />
+          </span>
+          <h1 className="mt-5 text-2xl font-bold text-slate-900">
+            {ok ? t('result.completed') : t('result.finished')}
+          </h1>
+          <p className="mt-1 text-sm text-slate-700">{title}</p>
+          <p className="mt-3 inline-flex rounded-full bg-amber-100 px-3 py-1 text-sm font-medium text-amber-900">
+            {t('result.creditsUsed', { count: run.creditsUsed })}
+          </p>
+          {refunded ? <p className="mt-2 text-sm text-slate-700">{t('result.refunded')}</p> : null}
+        </div>
+        {run.errorMessage || !ok ? (
+          <div
+            role="alert"
+            className="mt-6 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-800"
+          >
+            <p className="font-semibold">{t(`result.status.${run.status}`)}</p>
+            <p className="mt-1 break-words" data-testid="result-error">
+              {run.errorMessage || t('result.noErrorMessage')}
+            </p>
+          </div>
+        ) : null}
+        <div className="mt-6">
+          <ResultOutput run={run} />
+        </div>
+        <div className="mt-8 flex flex-col-reverse gap-3 border-t border-slate-100 pt-6 sm:flex-row sm:justify-center">
+          <Button asChild variant="secondary">
+            <Link to="/workflows">
+              <ArrowLeft className="size-4" aria-hidden="true" />
+              {t('result.back')}
+            </Link>
+          </Button>
+          <Button onClick={() => window.location.reload()}>
+            <RotateCcw className="size-4" aria-hidden="true" />
+            {t('result.again')}
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,223 @@
+import { ClipboardList, Send } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { pickLanguage } from '../../../shared/contract/common';
+import type { TSurveyQuestion } from '../../../shared/contract/workflows';
+import { Button } from '../../components/ui/button';
+import { Input, Textarea } from '../../components/ui/input';
+import { cn } from '../../lib/utils';
+import type { RunResponse } from './lib/chat-transcript';
+import {
+  initialAnswers,
+  isRequired,
+  missingAnswers,
+  type SurveyAnswers,
+  surveyResponses,
+  toggleOption,
+} from './lib/survey-answers';
+
+const SELECT =
+  'block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
+const INVALID = 'border-red-600 focus:border-red-600 focus:ring-red-600/30';
+
+const fieldId = (q: TSurveyQuestion) => `survey-${q.id}`;
+const errorId = (q: TSurveyQuestion) => `survey-${q.id}-error`;
+
+export function SurveyForm({
+  title,
+  description,
+  questions,
+  submitting,
+  onSubmit,
+}: {
+  title: string;
+  description: string;
+  questions: TSurveyQuestion[];
+  submitting: boolean;
+  onSubmit(responses: RunResponse[]): void;
+}) {
+  const { t, i18n } = useTranslation('execute');
+  const lng = i18n.resolvedLanguage ?? 'en';
+  const [answers, setAnswers] = useState<SurveyAnswers>(() => initialAnswers(questions));
+  const [missing, setMissing] = useState<string[]>([]);
+  const text = (q: TSurveyQuestion) => pickLanguage(q.question, lng);
+
+  const setAnswer = (id: string, value: string | string[]) => {
+    setAnswers((a) => ({ ...a, [id]: value }));
+    setMissing((m) => m.filter((x) => x !== id));
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const gaps = missingAnswers(questions, answers);
+    setMissing(gaps);
+    if (gaps.length > 0) {
+      document.getElementById(`survey-${gaps[0]}`)?.focus();
+      return;
+    }
+    onSubmit(surveyResponses(questions, answers, text));
+  };
+
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-10">
+      <div className="flex items-start gap-4">
+        <span className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-brand-100 text-brand-700">
+          <ClipboardList className="size-6" aria-hidden="true" />
+        </span>
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900">{title}</h1>
+          {description ? <p className="mt-1 text-sm leading-6 text-slate-700">{description}</p> : null}
+        </div>
+      </div>
+      <form
+        noValidate
+        onSubmit={submit}
+        className="mt-8 space-y-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
+      >
+        <p className="text-sm text-slate-700">
+          <span className="font-semibold text-red-700" aria-hidden="true">
+            *
+          </span>{' '}
+          {t('survey.requiredNote')}
+        </p>
+        {missing.length > 0 ? (
+          <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+            {t('survey.missingSummary', { count: missing.length })}
+          </p>
+        ) : null}
+        {questions.map((q, index) => (
+          <QuestionField
+            key={q.id}
+            index={index}
+            question={q}
+            text={text(q)}
+            value={answers[q.id] ?? (q.type === 'checkbox' ? [] : '')}
+            invalid={missing.includes(q.id)}
+            onChange={(value) => setAnswer(q.id, value)}
+          />
+        ))}
+        <div className="flex justify-end border-t border-slate-100 pt-6">
+          <Button type="submit" size="lg" disabled={submitting} className="w-full sm:w-auto">
+            <Send className="size-4" aria-hidden="true" />
+            {submitting ? t('survey.submitting') : t('survey.submit')}
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+function QuestionField({
+  question: q,
+  index,
+  text,
+  value,
+  invalid,
+  onChange,
+}: {
+  question: TSurveyQuestion;
+  index: number;
+  text: string;
+  value: string | string[];
+  invalid: boolean;
+  onChange(value: string | string[]): void;
+}) {
+  const { t } = useTranslation('execute');
+  const required = isRequired(q);
+  const described = invalid ? { 'aria-describedby': errorId(q), 'aria-invalid': true } : {};
+  const label = (
+    <>
+      <span className="mr-1 text-slate-600">{index + 1}.</span>
+      {text}
+      {required ? (
+        <>
+          <span className="ml-1 text-red-700" aria-hidden="true">
+            *
+          </span>
+          <span className="sr-only"> ({t('survey.required')})</span>
+        </>
+      ) : null}
+    </>
+  );
+  const error = invalid ? (
+    <p id={errorId(q)} className="mt-1.5 text-sm font-medium text-red-700">
+      {t('survey.missing')}
+    </p>
+  ) : null;
+
+  if (q.type === 'checkbox') {
+    const chosen = Array.isArray(value) ? value : [];
+    return (
+      <fieldset>
+        <legend className="mb-2 text-sm font-medium text-slate-900">{label}</legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {q.options.map((option, i) => (
+            <label
+              key={option}
+              className="flex cursor-pointer items-center gap-3 rounded-lg border border-slate-200 px-3 py-2.5 text-sm text-slate-900 hover:bg-slate-50 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+            >
+              <input
+                // The first box takes the question's id so a focus request lands on the group.
+                id={i === 0 ? fieldId(q) : undefined}
+                type="checkbox"
+                className="size-4 accent-brand-600"
+                checked={chosen.includes(option)}
+                onChange={() => onChange(toggleOption(q.options, chosen, option))}
+              />
+              {option}
+            </label>
+          ))}
+        </div>
+        <p className="mt-1.5 text-xs text-slate-700">{t('survey.checkboxHint')}</p>
+      </fieldset>
+    );
+  }
+
+  const str = typeof value === 'string' ? value : '';
+  return (
+    <div>
+      <label htmlFor={fieldId(q)} className="mb-1.5 block text-sm font-medium text-slate-900">
+        {label}
+      </label>
+      {q.type === 'textarea' ? (
+        <Textarea
+          id={fieldId(q)}
+          rows={4}
+          required={required}
+          value={str}
+          onChange={(e) => onChange(e.target.value)}
+          className={cn(invalid && INVALID)}
+          {...described}
+        />
+      ) : q.type === 'select' ? (
+        <select
+          id={fieldId(q)}
+          required={required}
+          value={str}
+          onChange={(e) => onChange(e.target.value)}
+          className={cn(SELECT, invalid && INVALID)}
+          {...described}
+        >
+          <option value="">{t('survey.choose')}</option>
+          {q.options.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <Input
+          id={fieldId(q)}
+          type={q.type === 'number' ? 'number' : 'text'}
+          inputMode={q.type === 'number' ? 'decimal' : undefined}
+          required={required}
+          value={str}
+          onChange={(e) => onChange(e.target.value)}
+          className={cn(invalid && INVALID)}
+          {...described}
+        />
+      )}
+      {error}
+    </div>
+  );
+}

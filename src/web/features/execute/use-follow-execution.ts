@@ -1,0 +1,50 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { TExecution } from '../../../shared/contract/executions';
+import { ME_KEY } from '../../lib/session';
+import { EXECUTIONS_KEY, executionQuery, hasEnded, useExecution } from './api/get-execution';
+
+const POLL_MS = 1500;
+
+/**
+ * Follows a run until it ends: the server's event stream pushes each change; if the stream cannot be opened
+ * or breaks, the run is polled instead. When it ends, the history and the balance (a refund) are refreshed.
+ */
+export function useFollowExecution(executionId: string | null, active: boolean): TExecution | undefined {
+  const queryClient = useQueryClient();
+  const [streamBroken, setStreamBroken] = useState(() => typeof EventSource === 'undefined');
+  const id = executionId ?? '';
+  const run = useExecution(id, { enabled: active && Boolean(executionId), pollMs: streamBroken && POLL_MS });
+  const ended = hasEnded(run.data);
+
+  useEffect(() => {
+    if (!active || !executionId || ended || streamBroken) return;
+    const source = new EventSource(`/api/executions/${encodeURIComponent(executionId)}/events`);
+    source.onmessage = (event: MessageEvent<string>) => {
+      try {
+        const next = JSON.parse(event.data) as TExecution;
+        if (next && typeof next === 'object' && next.id === executionId) {
+          queryClient.setQueryData(executionQuery(executionId).queryKey, next);
+          if (hasEnded(next)) source.close();
+        }
+      } catch {
+        // A line we cannot read is skipped: the next event, or the polling fallback, carries the state.
+      }
+    };
+    source.onerror = () => {
+      source.close();
+      setStreamBroken(true);
+    };
+    return () => source.close();
+  }, [active, executionId, ended, streamBroken, queryClient]);
+
+  const refreshedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!ended || refreshedFor.current === executionId) return;
+    refreshedFor.current = executionId;
+    void queryClient.invalidateQueries({ queryKey: EXECUTIONS_KEY });
+    void queryClient.invalidateQueries({ queryKey: ME_KEY });
+  }, [ended, executionId, queryClient]);
+
+  return run.data;
+}

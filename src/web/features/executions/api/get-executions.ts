@@ -1,0 +1,13 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { TExecution } from '../../../../shared/contract/executions';
+import { api } from '../../../lib/api';
+
+export const executionsQuery = queryOptions({
+  queryKey: ['/api/executions'],
+  queryFn: () => api<TExecution[]>('/api/executions'),
+});
+
+/** The signed-in user's runs, newest first. */
+export function useExecutions() {
+  return useQuery(executionsQuery);
+}
