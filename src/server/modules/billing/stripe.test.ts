@@ -1,0 +1,311 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { creditTransactions, subscriptions, userProfiles } from '../../db/schema.js';
+import { signUpUser, TestClient } from '../../test/client.js';
+import { buildTestApp, type TestApp } from '../../test/harness.js';
+import { ledgerMismatches } from '../../test/ledger-check.js';
+import { renewDueSubscriptions } from '../credits/subscriptions.js';
+
+const WEBHOOK_SECRET = 'whsec_test_flujo_billing';
+
+/** What the stand-in for api.stripe.com received. */
+interface StripeCall {
+  method: string;
+  path: string;
+  form: URLSearchParams;
+  idempotencyKey: string | undefined;
+}
+
+let t: TestApp;
+let stripeApi: Server;
+let calls: StripeCall[] = [];
+let sessionCounter = 0;
+const signer = new Stripe('sk_test_signer');
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+beforeAll(async () => {
+  // Answers the two calls the app makes: create a checkout session, cancel a subscription.
+  stripeApi = createServer((req, res) => {
+    void readBody(req).then((body) => {
+      const path = req.url ?? '';
+      calls.push({
+        method: req.method ?? '',
+        path,
+        form: new URLSearchParams(body),
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+      });
+      res.setHeader('content-type', 'application/json');
+      if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+        sessionCounter += 1;
+        const id = `cs_test_${sessionCounter}`;
+        res.end(
+          JSON.stringify({ id, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/${id}` }),
+        );
+      } else if (req.method === 'DELETE' && path.startsWith('/v1/subscriptions/')) {
+        res.end(JSON.stringify({ id: path.split('/').pop(), object: 'subscription', status: 'canceled' }));
+      } else {
+        res.statusCode = 404;
+        res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'No such route' } }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => stripeApi.listen(0, '127.0.0.1', resolve));
+  const { port } = stripeApi.address() as AddressInfo;
+  t = await buildTestApp({
+    PAYMENT_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: 'sk_test_flujo',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: `http://127.0.0.1:${port}`,
+  });
+});
+beforeEach(() => {
+  calls = [];
+});
+afterAll(async () => {
+  expect(await ledgerMismatches(t.database.db)).toEqual([]);
+  await t?.close();
+  await new Promise((resolve) => stripeApi?.close(resolve));
+});
+
+const PRO_PACK = { type: 'unique', credits: 30, usdAmount: 12, planName: 'Pro' } as const;
+const PRO_MONTHLY = { type: 'monthly', credits: 60, usdAmount: 20, planName: 'Pro' } as const;
+
+const creditsOf = async (userId: string) =>
+  (await t.database.db.select().from(userProfiles).where(eq(userProfiles.id, userId)))[0]?.credits;
+
+let eventCounter = 0;
+function event(type: string, object: Record<string, unknown>, id = `evt_test_${++eventCounter}`) {
+  return JSON.stringify({ id, object: 'event', type, api_version: '2025-01-01', data: { object } });
+}
+
+/** Posts a webhook as Stripe would: the raw JSON and a Stripe-Signature over it. */
+function deliver(
+  payload: string,
+  signature = signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+) {
+  return new TestClient(t).request('POST', '/api/payments/stripe/webhook', payload, {
+    'content-type': 'application/json',
+    'stripe-signature': signature,
+    origin: 'https://stripe.example',
+  });
+}
+
+const paidCheckout = (userId: string, planId = 'pro', sessionId = `cs_test_paid_${userId}`) =>
+  event('checkout.session.completed', {
+    id: sessionId,
+    object: 'checkout.session',
+    mode: 'payment',
+    payment_status: 'paid',
+    metadata: { userId, planId, planType: 'unique' },
+  });
+
+describe('purchase with PAYMENT_PROVIDER=stripe', () => {
+  it('says the provider is stripe', async () => {
+    const { client } = await signUpUser(t);
+    expect((await client.get('/api/credits/plans')).json().provider).toBe('stripe');
+  });
+
+  it('answers a Checkout URL for a pack and grants nothing yet', async () => {
+    const { client, id } = await signUpUser(t);
+    const res = await client.post('/api/credits/purchase', PRO_PACK, {
+      'idempotency-key': 'stripe-key-0001',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      status: 'checkout',
+      provider: 'stripe',
+      checkoutUrl: expect.stringMatching(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_\d+$/),
+    });
+    expect(await creditsOf(id)).toBe(5);
+    expect(calls).toHaveLength(1);
+    const { form, idempotencyKey } = calls[0]!;
+    expect(form.get('mode')).toBe('payment');
+    expect(form.get('metadata[userId]')).toBe(id);
+    expect(form.get('metadata[planId]')).toBe('pro');
+    expect(form.get('line_items[0][price_data][unit_amount]')).toBe('1200');
+    expect(form.get('line_items[0][price_data][currency]')).toBe('usd');
+    expect(form.get('success_url')).toMatch(/\/buy-credits\?checkout=success$/);
+    expect(idempotencyKey).toBe(`flujo:${id}:stripe-key-0001`);
+
+    const again = await client.post('/api/credits/purchase', PRO_PACK, {
+      'idempotency-key': 'stripe-key-0001',
+    });
+    expect(again.json()).toEqual(res.json());
+    expect(calls).toHaveLength(1);
+  });
+
+  it('opens a subscription-mode checkout for a monthly plan', async () => {
+    const { client, id } = await signUpUser(t);
+    const res = await client.post('/api/credits/purchase', PRO_MONTHLY);
+    expect(res.statusCode).toBe(200);
+    const { form } = calls[0]!;
+    expect(form.get('mode')).toBe('subscription');
+    expect(form.get('line_items[0][price_data][recurring][interval]')).toBe('month');
+    expect(form.get('line_items[0][price_data][unit_amount]')).toBe('2000');
+    expect(form.get('subscription_data[metadata][userId]')).toBe(id);
+  });
+
+  it('still refuses a tampered price before calling Stripe', async () => {
+    const { client } = await signUpUser(t);
+    const res = await client.post('/api/credits/purchase', { ...PRO_PACK, usdAmount: 0.5 });
+    expect(res.statusCode).toBe(400);
+    expect(calls).toHaveLength(0);
+  });
+});
+
+describe('POST /api/payments/stripe/webhook', () => {
+  it('grants a paid pack once, however often the event is delivered', async () => {
+    const { id, client } = await signUpUser(t);
+    const payload = paidCheckout(id);
+    const first = await deliver(payload);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ received: true, duplicate: false });
+    expect(await creditsOf(id)).toBe(35);
+    const again = await deliver(payload);
+    expect(again.json()).toEqual({ received: true, duplicate: true });
+    expect(await creditsOf(id)).toBe(35);
+    const rows = (await client.get('/api/credits/transactions?type=purchase')).json();
+    expect(rows).toEqual([expect.objectContaining({ amount: 30, usd_amount: '12.00', plan_name: 'Pro' })]);
+  });
+
+  it('grants a checkout once even if Stripe sends it under a second event id', async () => {
+    const { id } = await signUpUser(t);
+    await deliver(paidCheckout(id, 'starter', 'cs_twice'));
+    await deliver(paidCheckout(id, 'starter', 'cs_twice'));
+    expect(await creditsOf(id)).toBe(15);
+  });
+
+  it.each([
+    [
+      'a wrong secret',
+      (p: string) => signer.webhooks.generateTestHeaderString({ payload: p, secret: 'whsec_wrong' }),
+    ],
+    ['no signature', () => ''],
+    ['a garbage header', () => 't=1,v1=deadbeef'],
+    [
+      'a signature of another payload',
+      () =>
+        signer.webhooks.generateTestHeaderString({ payload: '{"id":"evt_other"}', secret: WEBHOOK_SECRET }),
+    ],
+    [
+      'an old timestamp',
+      (p: string) =>
+        signer.webhooks.generateTestHeaderString({
+          payload: p,
+          secret: WEBHOOK_SECRET,
+          timestamp: Math.floor(Date.now() / 1000) - 3600,
+        }),
+    ],
+  ])('answers 400 for %s and grants nothing', async (_what, sign) => {
+    const { id } = await signUpUser(t);
+    const payload = paidCheckout(id);
+    const res = await deliver(payload, sign(payload));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.any(String) });
+    expect(await creditsOf(id)).toBe(5);
+  });
+
+  it('ignores an unpaid checkout and events for unknown users or plans', async () => {
+    const { id } = await signUpUser(t);
+    const unpaid = event('checkout.session.completed', {
+      id: 'cs_unpaid',
+      mode: 'payment',
+      payment_status: 'unpaid',
+      metadata: { userId: id, planId: 'pro', planType: 'unique' },
+    });
+    expect((await deliver(unpaid)).statusCode).toBe(200);
+    const unknownPlan = event('checkout.session.completed', {
+      id: 'cs_unknown_plan',
+      mode: 'payment',
+      payment_status: 'paid',
+      metadata: { userId: id, planId: 'platinum', planType: 'unique' },
+    });
+    expect((await deliver(unknownPlan)).statusCode).toBe(200);
+    const unknownUser = paidCheckout('00000000-0000-4000-8000-000000000000');
+    expect((await deliver(unknownUser)).statusCode).toBe(200);
+    expect((await deliver(event('customer.created', { id: 'cus_1' }))).statusCode).toBe(200);
+    expect(await creditsOf(id)).toBe(5);
+  });
+
+  it('opens a monthly plan on checkout, grants each paid renewal invoice once, and cancels at Stripe', async () => {
+    const { id, client } = await signUpUser(t);
+    const metadata = { userId: id, planId: 'pro', planType: 'monthly' };
+    const subId = `sub_${id.slice(0, 8)}`;
+    await deliver(
+      event('checkout.session.completed', {
+        id: `cs_sub_${id}`,
+        mode: 'subscription',
+        payment_status: 'paid',
+        subscription: subId,
+        metadata,
+      }),
+    );
+    expect(await creditsOf(id)).toBe(5 + 72);
+    expect((await client.get('/api/credits/subscription')).json().subscription).toMatchObject({
+      planName: 'Pro',
+      provider: 'stripe',
+      status: 'active',
+    });
+
+    const invoice = (invoiceId: string, billingReason: string) =>
+      event('invoice.paid', {
+        id: invoiceId,
+        object: 'invoice',
+        billing_reason: billingReason,
+        parent: { type: 'subscription_details', subscription_details: { subscription: subId, metadata } },
+      });
+    // The first invoice is the checkout's own payment: already granted above.
+    await deliver(invoice(`in_first_${id}`, 'subscription_create'));
+    expect(await creditsOf(id)).toBe(5 + 72);
+    await deliver(invoice(`in_second_${id}`, 'subscription_cycle'));
+    await deliver(invoice(`in_second_${id}`, 'subscription_cycle'));
+    expect(await creditsOf(id)).toBe(5 + 2 * 72);
+
+    // The demo renewal job leaves Stripe's subscriptions alone.
+    t.clock.advance(40 * 86_400_000);
+    await renewDueSubscriptions({
+      config: t.config,
+      database: t.database,
+      db: t.database.db,
+      now: t.clock.now,
+    });
+    t.clock.reset();
+    expect(await creditsOf(id)).toBe(5 + 2 * 72);
+
+    const cancel = await client.post('/api/credits/subscription/cancel');
+    expect(cancel.statusCode).toBe(200);
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === `/v1/subscriptions/${subId}`)).toBe(true);
+    const [row] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, id));
+    expect(row?.status).toBe('cancelled');
+    expect(await creditsOf(id)).toBe(5 + 2 * 72);
+  });
+
+  it('marks the plan cancelled when Stripe deletes the subscription', async () => {
+    const { id } = await signUpUser(t);
+    const subId = `sub_del_${id.slice(0, 8)}`;
+    await deliver(
+      event('checkout.session.completed', {
+        id: `cs_del_${id}`,
+        mode: 'subscription',
+        subscription: subId,
+        metadata: { userId: id, planId: 'starter', planType: 'monthly' },
+      }),
+    );
+    await deliver(event('customer.subscription.deleted', { id: subId, object: 'subscription' }));
+    const [row] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, id));
+    expect(row?.status).toBe('cancelled');
+    const ledger = await t.database.db
+      .select()
+      .from(creditTransactions)
+      .where(eq(creditTransactions.userId, id));
+    expect(ledger.reduce((sum, r) => sum + r.amount, 0)).toBe(5 + 22);
+  });
+});
