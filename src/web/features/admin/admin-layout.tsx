@@ -1,10 +1,50 @@
 import { useTranslation } from 'react-i18next';
+import { Link, Route, Routes } from 'react-router';
+import { AdminNav } from './admin-nav';
+import AuditPage from './pages/audit/audit-page';
+import ConfigPage from './pages/config/config-page';
+import CreateWorkflowPage from './pages/create-workflow/create-workflow-page';
+import CreditsPage from './pages/credits/credits-page';
+import DashboardPage from './pages/dashboard/dashboard-page';
+import ExecutionsPage from './pages/executions/executions-page';
+import UsersPage from './pages/users/users-page';
+import WorkflowsPage from './pages/workflows/workflows-page';
 
-export default function Page() {
+function AdminNotFound() {
   const { t } = useTranslation('admin');
   return (
-    <div className="mx-auto max-w-6xl px-4 py-10">
-      <h1 className="text-2xl font-bold text-slate-900">{t('title')}</h1>
+    <div className="py-16 text-center">
+      <h1 className="text-xl font-semibold text-slate-900">{t('notFound.title')}</h1>
+      <Link to="/admin" className="mt-4 inline-block font-medium text-brand-700 underline underline-offset-4">
+        {t('notFound.back')}
+      </Link>
+    </div>
+  );
+}
+
+/**
+ * The admin area, mounted at /admin/* by the app router (behind the admin guard) and loaded lazily, so
+ * ordinary users never download it. It owns its nested routes.
+ */
+export default function AdminLayout() {
+  return (
+    <div className="flex min-h-[calc(100vh-4rem)] flex-col lg:flex-row">
+      <AdminNav />
+      <div className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
+        <div className="mx-auto max-w-7xl">
+          <Routes>
+            <Route index element={<DashboardPage />} />
+            <Route path="workflows" element={<WorkflowsPage />} />
+            <Route path="create-workflow" element={<CreateWorkflowPage />} />
+            <Route path="executions" element={<ExecutionsPage />} />
+            <Route path="users" element={<UsersPage />} />
+            <Route path="credits" element={<CreditsPage />} />
+            <Route path="audit" element={<AuditPage />} />
+            <Route path="config" element={<ConfigPage />} />
+            <Route path="*" element={<AdminNotFound />} />
+          </Routes>
+        </div>
+      </div>
     </div>
   );
 }

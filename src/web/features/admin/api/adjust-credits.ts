@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { TAdjustCreditsRequest, TAdjustCreditsResponse } from '../../../../shared/contract/admin';
+import { apiPost } from '../../../lib/api';
+import { ME_KEY } from '../../../lib/session';
+import { ADMIN_KEY } from './admin-keys';
+
+export function useAdjustCredits() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TAdjustCreditsRequest) =>
+      apiPost<TAdjustCreditsResponse>('/api/admin/users/adjust-credits', body),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ADMIN_KEY });
+      // The admin may have adjusted their own balance: the header badge reads it.
+      void queryClient.invalidateQueries({ queryKey: ME_KEY });
+    },
+  });
+}

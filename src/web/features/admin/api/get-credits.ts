@@ -1,0 +1,16 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { TAdminCreditListQuery, TAdminCreditTransaction } from '../../../../shared/contract/admin';
+import { ADMIN_KEY } from './admin-keys';
+import { fetchPage, type ListParams } from './list-fetcher';
+
+export const adminCreditsQuery = (params: TAdminCreditListQuery) =>
+  queryOptions({
+    queryKey: [...ADMIN_KEY, 'credits', params],
+    queryFn: () => fetchPage<TAdminCreditTransaction>('/api/admin/credits', params as ListParams),
+    // The current page stays on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+
+export function useAdminCredits(params: TAdminCreditListQuery) {
+  return useQuery(adminCreditsQuery(params));
+}

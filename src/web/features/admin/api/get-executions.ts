@@ -1,0 +1,16 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { TAdminExecutionListQuery, TAdminExecution } from '../../../../shared/contract/admin';
+import { ADMIN_KEY } from './admin-keys';
+import { fetchPage, type ListParams } from './list-fetcher';
+
+export const adminExecutionsQuery = (params: TAdminExecutionListQuery) =>
+  queryOptions({
+    queryKey: [...ADMIN_KEY, 'executions', params],
+    queryFn: () => fetchPage<TAdminExecution>('/api/admin/executions', params as ListParams),
+    // The current page stays on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+
+export function useAdminExecutions(params: TAdminExecutionListQuery) {
+  return useQuery(adminExecutionsQuery(params));
+}

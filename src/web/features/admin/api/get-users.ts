@@ -1,0 +1,16 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { TAdminUserListQuery, TAdminUser } from '../../../../shared/contract/admin';
+import { ADMIN_KEY } from './admin-keys';
+import { fetchPage, type ListParams } from './list-fetcher';
+
+export const adminUsersQuery = (params: TAdminUserListQuery) =>
+  queryOptions({
+    queryKey: [...ADMIN_KEY, 'users', params],
+    queryFn: () => fetchPage<TAdminUser>('/api/admin/users', params as ListParams),
+    // The current page stays on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+
+export function useAdminUsers(params: TAdminUserListQuery) {
+  return useQuery(adminUsersQuery(params));
+}

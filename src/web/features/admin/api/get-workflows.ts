@@ -1,0 +1,16 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { TAdminWorkflowListQuery, TAdminWorkflow } from '../../../../shared/contract/admin';
+import { ADMIN_KEY } from './admin-keys';
+import { fetchPage, type ListParams } from './list-fetcher';
+
+export const adminWorkflowsQuery = (params: TAdminWorkflowListQuery) =>
+  queryOptions({
+    queryKey: [...ADMIN_KEY, 'workflows', params],
+    queryFn: () => fetchPage<TAdminWorkflow>('/api/admin/workflows', params as ListParams),
+    // The current page stays on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+
+export function useAdminWorkflows(params: TAdminWorkflowListQuery) {
+  return useQuery(adminWorkflowsQuery(params));
+}

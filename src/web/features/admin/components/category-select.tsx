@@ -1,0 +1,45 @@
+import { useTranslation } from 'react-i18next';
+import { Label } from '../../../components/ui/input';
+import { CATEGORIES } from '../../../../shared/contract/categories';
+import { pickLanguage } from '../../../../shared/contract/common';
+import { FieldError } from './field-error';
+import { SelectField } from './select-field';
+
+interface CategorySelectProps {
+  id: string;
+  value: string;
+  onChange(key: string): void;
+  error?: string | undefined;
+}
+
+/** One of the ten catalogue categories (the create page and the edit dialog share it). */
+export function CategorySelect({ id, value, onChange, error }: CategorySelectProps) {
+  const { t, i18n } = useTranslation('admin');
+  return (
+    <div>
+      <Label htmlFor={id}>
+        {t('form.category')}
+        <span className="text-red-700" aria-hidden="true">
+          {' '}
+          *
+        </span>
+      </Label>
+      <SelectField
+        id={id}
+        value={value}
+        required
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      >
+        <option value="">{t('form.categoryPlaceholder')}</option>
+        {CATEGORIES.map((c) => (
+          <option key={c.key} value={c.key}>
+            {pickLanguage(c.name, i18n.language)}
+          </option>
+        ))}
+      </SelectField>
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}

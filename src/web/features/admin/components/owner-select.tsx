@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Input, Label } from '../../../components/ui/input';
+import { useAdminUsers } from '../api/get-users';
+import { useDebouncedValue } from '../lib/use-debounced-value';
+import { FieldError } from './field-error';
+import { SelectField } from './select-field';
+
+interface OwnerSelectProps {
+  id: string;
+  value: string;
+  onChange(userId: string): void;
+  error?: string | undefined;
+  /** The current owner, kept as an option even when the search does not return them. */
+  current?: { id: string; email: string; fullName: string | null } | null;
+}
+
+const OWNER_PAGE = 100;
+
+/**
+ * The workflow's owner. There may be many thousands of users, so a search box narrows the list the
+ * server sends (the first 100 matches) instead of loading every account.
+ */
+export function OwnerSelect({ id, value, onChange, error, current }: OwnerSelectProps) {
+  const { t } = useTranslation('admin');
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search.trim());
+  const users = useAdminUsers({ q, limit: OWNER_PAGE, offset: 0 });
+  const options = users.data?.items ?? [];
+  // The chosen owner stays an option while the admin searches for someone else.
+  const [picked, setPicked] = useState(current ?? null);
+  const keep = picked && picked.id === value ? picked : null;
+  const withCurrent = keep && !options.some((u) => u.id === keep.id) ? [keep, ...options] : options;
+  const label = (u: { email: string; fullName: string | null }) =>
+    u.fullName ? `${u.fullName} (${u.email})` : u.email;
+
+  return (
+    <div>
+      <Label htmlFor={id}>
+        {t('form.owner')}
+        <span className="text-red-700" aria-hidden="true">
+          {' '}
+          *
+        </span>
+      </Label>
+      <div className="grid gap-2 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)]">
+        <Input
+          type="search"
+          aria-label={t('form.ownerSearch')}
+          placeholder={t('form.ownerSearch')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <SelectField
+          id={id}
+          value={value}
+          required
+          onChange={(e) => {
+            setPicked(withCurrent.find((u) => u.id === e.target.value) ?? null);
+            onChange(e.target.value);
+          }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        >
+          <option value="">{users.isLoading ? t('common.loading') : t('form.ownerPlaceholder')}</option>
+          {withCurrent.map((u) => (
+            <option key={u.id} value={u.id}>
+              {label(u)}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}

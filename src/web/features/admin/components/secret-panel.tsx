@@ -1,0 +1,112 @@
+import { Copy, Eye, EyeOff, RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/toast';
+import { useWorkflowSecret } from '../api/get-workflow-secret';
+import { useRotateWorkflowSecret } from '../api/rotate-workflow-secret';
+import { formatDateTime } from '../lib/format';
+
+/** The workflow's signing secret: masked until asked, copyable, and rotatable after a confirmation. */
+export function SecretPanel({ workflowId }: { workflowId: string }) {
+  const { t } = useTranslation('admin');
+  const secret = useWorkflowSecret(workflowId);
+  const rotate = useRotateWorkflowSecret(workflowId);
+  const [visible, setVisible] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const token = secret.data?.secretToken ?? '';
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(token);
+      toast({ title: t('secret.copied'), variant: 'success' });
+    } catch {
+      toast({ title: t('secret.copyFailed'), variant: 'destructive' });
+    }
+  };
+
+  const doRotate = () =>
+    rotate.mutate(undefined, {
+      onSuccess: () => {
+        setConfirming(false);
+        toast({ title: t('secret.rotated'), variant: 'success' });
+      },
+      onError: (err) =>
+        toast({ title: t('secret.rotateError'), description: err.message, variant: 'destructive' }),
+    });
+
+  return (
+    <section aria-labelledby="secret-title" className="rounded-lg border border-slate-200 bg-slate-50 p-4">
+      <h3 id="secret-title" className="text-sm font-semibold text-slate-900">
+        {t('secret.title')}
+      </h3>
+      <p className="mt-1 text-sm text-slate-700">{t('secret.help')}</p>
+      {secret.isLoading ? (
+        <Spinner label={t('common.loading')} className="p-2" />
+      ) : secret.error ? (
+        <p role="alert" className="mt-2 text-sm text-red-800">
+          {t('common.loadError', { message: secret.error.message })}
+        </p>
+      ) : (
+        <>
+          <div className="mt-3 flex flex-wrap items-center gap-2">
+            <code
+              className="min-w-0 flex-1 truncate rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900"
+              data-testid="workflow-secret"
+              aria-label={visible ? t('secret.value') : t('secret.hidden')}
+            >
+              {visible ? token : '•'.repeat(24)}
+            </code>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => setVisible((v) => !v)}
+              aria-pressed={visible}
+            >
+              {visible ? (
+                <EyeOff className="size-4" aria-hidden="true" />
+              ) : (
+                <Eye className="size-4" aria-hidden="true" />
+              )}
+              {visible ? t('secret.hide') : t('secret.show')}
+            </Button>
+            <Button variant="secondary" size="sm" onClick={() => void copy()}>
+              <Copy className="size-4" aria-hidden="true" />
+              {t('secret.copy')}
+            </Button>
+          </div>
+          {secret.data?.previousSecretExpiresAt ? (
+            <p className="mt-2 text-xs text-slate-700">
+              {t('secret.previousValid', { date: formatDateTime(secret.data.previousSecretExpiresAt) })}
+            </p>
+          ) : null}
+          <div className="mt-3">
+            {confirming ? (
+              <div
+                className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+                role="group"
+                aria-label={t('secret.rotate')}
+              >
+                <p>{t('secret.rotateConfirm')}</p>
+                <div className="mt-2 flex gap-2">
+                  <Button variant="secondary" size="sm" onClick={() => setConfirming(false)}>
+                    {t('common.cancel')}
+                  </Button>
+                  <Button variant="destructive" size="sm" onClick={doRotate} disabled={rotate.isPending}>
+                    {t('secret.rotate')}
+                  </Button>
+                </div>
+              </div>
+            ) : (
+              <Button variant="ghost" size="sm" onClick={() => setConfirming(true)}>
+                <RefreshCw className="size-4" aria-hidden="true" />
+                {t('secret.rotate')}
+              </Button>
+            )}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

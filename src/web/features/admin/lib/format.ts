@@ -1,0 +1,23 @@
+import { currentLanguage } from '../../../i18n';
+
+const localeOf = () => (currentLanguage() === 'es' ? 'es-ES' : 'en-GB');
+
+/** A date and time in the UI language; '—' when missing or unparseable. */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  if (!value) return '—';
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return '—';
+  return new Intl.DateTimeFormat(localeOf(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+export function formatNumber(value: number): string {
+  return new Intl.NumberFormat(localeOf()).format(value);
+}
+
+/** A signed amount: +5, −3 (a real minus sign reads better than a hyphen). */
+export function formatSigned(value: number): string {
+  const abs = formatNumber(Math.abs(value));
+  if (value > 0) return `+${abs}`;
+  if (value < 0) return `−${abs}`;
+  return abs;
+}

@@ -1,0 +1,147 @@
+import { ChevronDown, ChevronRight } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  AUDIT_ACTIONS,
+  type TAdminAuditEntry,
+  type TAuditAction,
+} from '../../../../../shared/contract/admin';
+import { Badge } from '../../../../components/ui/badge';
+import { useAdminAudit } from '../../api/get-audit';
+import { DataTable, type Column } from '../../components/data-table';
+import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
+import { PageHeader } from '../../components/page-header';
+import { Pagination } from '../../components/pagination';
+import { formatDateTime } from '../../lib/format';
+import { useListState } from '../../lib/use-list-state';
+
+const PREVIEW_CHARS = 50;
+
+/** The spec's preview: the first 50 characters of the details as JSON. */
+export function detailsPreview(details: unknown): string {
+  const json = JSON.stringify(details) ?? '';
+  return json.length > PREVIEW_CHARS ? `${json.slice(0, PREVIEW_CHARS)}…` : json;
+}
+
+export default function AuditPage() {
+  const { t, i18n } = useTranslation('admin');
+  const list = useListState();
+  const audit = useAdminAudit({
+    ...list.params,
+    action: (list.filter || undefined) as TAuditAction | undefined,
+  });
+  const [open, setOpen] = useState<Set<string>>(new Set());
+  const toggle = (id: string) =>
+    setOpen((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const actionLabel = (action: string) =>
+    i18n.exists(`actions.${action}`, { ns: 'admin' }) ? t(`actions.${action}`) : action;
+
+  const columns: Array<Column<TAdminAuditEntry>> = [
+    { id: 'admin', header: t('audit.columns.admin'), cell: (a) => a.admin?.email ?? '—' },
+    {
+      id: 'action',
+      header: t('audit.columns.action'),
+      cell: (a) => (
+        <span className="flex flex-col items-start gap-0.5">
+          <Badge tone="brand">{actionLabel(a.actionType)}</Badge>
+          <code className="text-xs text-slate-700">{a.actionType}</code>
+        </span>
+      ),
+    },
+    {
+      id: 'target',
+      header: t('audit.columns.target'),
+      cell: (a) =>
+        i18n.exists(`targets.${a.targetType}`, { ns: 'admin' }) ? t(`targets.${a.targetType}`) : a.targetType,
+    },
+    {
+      id: 'details',
+      header: t('audit.columns.details'),
+      cell: (a) => {
+        const expanded = open.has(a.id);
+        return (
+          <button
+            type="button"
+            onClick={() => toggle(a.id)}
+            aria-expanded={expanded}
+            aria-controls={`audit-details-${a.id}`}
+            className="flex max-w-[22rem] items-start gap-1 rounded text-left font-mono text-xs text-slate-800 hover:text-brand-700"
+          >
+            {expanded ? (
+              <ChevronDown className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+            ) : (
+              <ChevronRight className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+            )}
+            <span className="break-all">{detailsPreview(a.details)}</span>
+            <span className="sr-only">{expanded ? t('audit.hideDetails') : t('audit.showDetails')}</span>
+          </button>
+        );
+      },
+    },
+    {
+      id: 'date',
+      header: t('audit.columns.date'),
+      className: 'whitespace-nowrap',
+      cell: (a) => formatDateTime(a.createdAt),
+    },
+  ];
+
+  return (
+    <div>
+      <PageHeader title={t('audit.title')} subtitle={t('audit.subtitle')} />
+      <ListToolbar>
+        <SearchBox
+          label={t('audit.search')}
+          placeholder={t('audit.searchPlaceholder')}
+          value={list.search}
+          onChange={list.setSearch}
+        />
+        <FilterSelect
+          label={t('audit.action')}
+          value={list.filter}
+          onChange={list.setFilter}
+          options={[
+            { value: '', label: t('common.all') },
+            ...AUDIT_ACTIONS.map((a) => ({ value: a, label: actionLabel(a) })),
+          ]}
+        />
+      </ListToolbar>
+      <DataTable
+        label={t('audit.title')}
+        columns={columns}
+        rows={audit.data?.items}
+        rowKey={(a) => a.id}
+        isLoading={audit.isLoading}
+        error={audit.error}
+        empty={t('audit.empty')}
+        renderAfterRow={(a) =>
+          open.has(a.id) ? (
+            <div id={`audit-details-${a.id}`}>
+              <p className="mb-1 text-xs font-semibold text-slate-700">
+                {t('audit.fullDetails')}
+                {a.targetId ? ` · ${t('audit.targetId')}: ${a.targetId}` : ''}
+              </p>
+              <pre
+                className="max-h-72 overflow-auto rounded-lg bg-slate-900 p-3 text-xs text-slate-50"
+                tabIndex={0}
+              >
+                {JSON.stringify(a.details, null, 2)}
+              </pre>
+            </div>
+          ) : null
+        }
+      />
+      <Pagination
+        page={list.page}
+        pageSize={list.pageSize}
+        total={audit.data?.total}
+        onPageChange={list.setPage}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,288 @@
+import { Bot, ClipboardList } from 'lucide-react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { Button } from '../../../../components/ui/button';
+import { Card } from '../../../../components/ui/card';
+import { Input, Label, Textarea } from '../../../../components/ui/input';
+import { toast } from '../../../../components/ui/toast';
+import { cn } from '../../../../lib/utils';
+import { useCreateWorkflow } from '../../api/create-workflow';
+import { useAdminConfig } from '../../api/get-config';
+import { BilingualField } from '../../components/bilingual-field';
+import { CategorySelect } from '../../components/category-select';
+import { FieldError } from '../../components/field-error';
+import { OwnerSelect } from '../../components/owner-select';
+import { PageHeader } from '../../components/page-header';
+import { SurveyBuilder } from '../../components/survey-builder';
+import { WebhookUrlField } from '../../components/webhook-url-field';
+import {
+  draftToInput,
+  emptyDraft,
+  hasErrors,
+  validateDraft,
+  type DraftErrors,
+  type WorkflowDraft,
+} from '../../lib/workflow-form';
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card className="p-5 sm:p-6">
+      <h2 className="mb-4 text-lg font-semibold text-slate-900">{title}</h2>
+      <div className="space-y-5">{children}</div>
+    </Card>
+  );
+}
+
+/** The admin's create page: every field and rule of spec sections 2 and 5, and the survey builder. */
+export default function CreateWorkflowPage() {
+  const { t } = useTranslation('admin');
+  const navigate = useNavigate();
+  const create = useCreateWorkflow();
+  const config = useAdminConfig();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [draft, setDraft] = useState<WorkflowDraft>(emptyDraft);
+  const [errors, setErrors] = useState<DraftErrors | null>(null);
+
+  // Credits per run start at the configured default until the admin types a value.
+  const configuredDefault = config.data?.find((e) => e.key === 'default_credits_per_execution')?.value;
+  const defaultCredits = typeof configuredDefault === 'number' ? String(configuredDefault) : '1';
+  const [creditsTouched, setCreditsTouched] = useState(false);
+  const withCredits = (d: WorkflowDraft, touched = creditsTouched): WorkflowDraft =>
+    touched ? d : { ...d, creditsPerExecution: defaultCredits };
+  const credits = withCredits(draft).creditsPerExecution;
+
+  const set = <K extends keyof WorkflowDraft>(key: K, value: WorkflowDraft[K]) => {
+    const touched = creditsTouched || key === 'creditsPerExecution';
+    if (touched !== creditsTouched) setCreditsTouched(true);
+    const next = withCredits({ ...draft, [key]: value }, touched);
+    setDraft(next);
+    // Once the admin has tried to submit, messages follow the fields as they are corrected.
+    if (errors) setErrors(validateDraft(next, t));
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const complete = withCredits(draft);
+    const found = validateDraft(complete, t);
+    setErrors(found);
+    if (hasErrors(found)) {
+      toast({ title: t('form.fixErrors'), variant: 'destructive' });
+      // Focus the first field that needs attention once the messages are on screen.
+      requestAnimationFrame(() =>
+        formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
+      );
+      return;
+    }
+    create.mutate(draftToInput(complete), {
+      onSuccess: () => {
+        toast({ title: t('form.created'), variant: 'success' });
+        void navigate('/admin/workflows');
+      },
+      onError: (err) =>
+        toast({
+          title: t('form.createError'),
+          description: err.message || t('form.createErrorFallback'),
+          variant: 'destructive',
+        }),
+    });
+  };
+
+  const shown = errors ?? { questions: {} };
+
+  return (
+    <div>
+      <PageHeader title={t('create.title')} subtitle={t('create.subtitle')} />
+      <form ref={formRef} onSubmit={submit} noValidate className="space-y-6">
+        <Section title={t('create.sections.basics')}>
+          <OwnerSelect
+            id="wf-owner"
+            value={draft.userId}
+            onChange={(v) => set('userId', v)}
+            error={shown.userId}
+          />
+          <BilingualField
+            id="wf-name"
+            label={t('form.name')}
+            value={draft.name}
+            onChange={(v) => set('name', v)}
+            required
+            error={shown.name}
+          />
+          <BilingualField
+            id="wf-description"
+            label={t('form.description')}
+            value={draft.description}
+            onChange={(v) => set('description', v)}
+            multiline
+          />
+          <div className="grid gap-5 sm:grid-cols-2">
+            <CategorySelect
+              id="wf-category"
+              value={draft.categoryKey}
+              onChange={(v) => set('categoryKey', v)}
+              error={shown.categoryKey}
+            />
+            <div>
+              <Label htmlFor="wf-credits">
+                {t('form.creditsPerExecution')}
+                <span className="text-red-700" aria-hidden="true">
+                  {' '}
+                  *
+                </span>
+              </Label>
+              <Input
+                id="wf-credits"
+                type="number"
+                min={1}
+                step={1}
+                required
+                value={credits}
+                onChange={(e) => set('creditsPerExecution', e.target.value)}
+                aria-invalid={shown.creditsPerExecution ? true : undefined}
+                aria-describedby={shown.creditsPerExecution ? 'wf-credits-error' : undefined}
+              />
+              <FieldError id="wf-credits-error" message={shown.creditsPerExecution} />
+            </div>
+          </div>
+          <fieldset>
+            <legend className="mb-2 text-sm font-semibold text-slate-900">{t('form.visibility')}</legend>
+            <div className="flex flex-wrap gap-3">
+              {([true, false] as const).map((isPublic) => (
+                <label
+                  key={String(isPublic)}
+                  className={cn(
+                    'flex cursor-pointer items-start gap-2 rounded-lg border px-3 py-2 text-sm',
+                    draft.isPublic === isPublic
+                      ? 'border-brand-600 bg-brand-50'
+                      : 'border-slate-300 bg-white',
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name="wf-visibility"
+                    className="mt-0.5 accent-brand-600"
+                    checked={draft.isPublic === isPublic}
+                    onChange={() => set('isPublic', isPublic)}
+                  />
+                  <span>
+                    <span className="block font-medium text-slate-900">
+                      {isPublic ? t('visibility.public') : t('visibility.private')}
+                    </span>
+                    <span className="block text-slate-700">
+                      {isPublic ? t('form.publicHint') : t('form.privateHint')}
+                    </span>
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        </Section>
+
+        <Section title={t('create.sections.webhook')}>
+          <WebhookUrlField
+            id="wf-webhook"
+            value={draft.webhookUrl}
+            onChange={(v) => set('webhookUrl', v)}
+            error={shown.webhookUrl}
+            explain
+          />
+        </Section>
+
+        <Section title={t('create.sections.interaction')}>
+          <fieldset>
+            <legend className="mb-2 text-sm font-semibold text-slate-900">{t('form.interactionType')}</legend>
+            <div className="grid gap-3 sm:grid-cols-2">
+              {(
+                [
+                  ['chatbot', Bot],
+                  ['survey', ClipboardList],
+                ] as const
+              ).map(([type, Icon]) => (
+                <label
+                  key={type}
+                  className={cn(
+                    'flex cursor-pointer items-start gap-3 rounded-xl border p-4 text-sm',
+                    draft.interactionType === type
+                      ? 'border-brand-600 bg-brand-50 ring-1 ring-brand-600'
+                      : 'border-slate-300 bg-white hover:border-slate-400',
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name="wf-interaction"
+                    className="mt-1 accent-brand-600"
+                    checked={draft.interactionType === type}
+                    onChange={() => set('interactionType', type)}
+                  />
+                  <Icon className="mt-0.5 size-5 shrink-0 text-brand-700" aria-hidden="true" />
+                  <span>
+                    <span className="block font-semibold text-slate-900">{t(`interaction.${type}`)}</span>
+                    <span className="block text-slate-700">{t(`interaction.${type}Hint`)}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+
+          {draft.interactionType === 'chatbot' ? (
+            <>
+              <BilingualField
+                id="wf-welcome"
+                label={t('form.welcomeMessage')}
+                value={draft.welcomeMessage}
+                onChange={(v) => set('welcomeMessage', v)}
+                multiline
+                required
+                error={shown.welcomeMessage}
+              />
+              <div>
+                <Label htmlFor="wf-prompt">
+                  {t('form.aiPrompt')}
+                  <span className="text-red-700" aria-hidden="true">
+                    {' '}
+                    *
+                  </span>
+                </Label>
+                <Textarea
+                  id="wf-prompt"
+                  rows={5}
+                  required
+                  value={draft.aiPrompt}
+                  onChange={(e) => set('aiPrompt', e.target.value)}
+                  aria-invalid={shown.aiPrompt ? true : undefined}
+                  aria-describedby={['wf-prompt-help', shown.aiPrompt ? 'wf-prompt-error' : '']
+                    .filter(Boolean)
+                    .join(' ')}
+                />
+                <p id="wf-prompt-help" className="mt-1 text-sm text-slate-700">
+                  {t('form.aiPromptHint')}
+                </p>
+                <FieldError id="wf-prompt-error" message={shown.aiPrompt} />
+              </div>
+            </>
+          ) : (
+            <div>
+              <h3 className="mb-3 text-sm font-semibold text-slate-900">{t('survey.title')}</h3>
+              <SurveyBuilder
+                questions={draft.surveyQuestions}
+                onChange={(v) => set('surveyQuestions', v)}
+                errors={shown.questions}
+                listError={shown.survey}
+              />
+            </div>
+          )}
+        </Section>
+
+        <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-6 sm:flex-row sm:justify-end">
+          <Button asChild variant="secondary">
+            <Link to="/admin/workflows">{t('common.cancel')}</Link>
+          </Button>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? t('create.submitting') : t('create.submit')}
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}

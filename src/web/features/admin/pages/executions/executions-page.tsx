@@ -1,0 +1,116 @@
+import { useTranslation } from 'react-i18next';
+import type { TAdminExecution } from '../../../../../shared/contract/admin';
+import { pickLanguage } from '../../../../../shared/contract/common';
+import { useAdminExecutions } from '../../api/get-executions';
+import { DataTable, type Column } from '../../components/data-table';
+import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
+import { PageHeader } from '../../components/page-header';
+import { Pagination } from '../../components/pagination';
+import { ExecutionStatusBadge } from '../../components/status-badge';
+import { formatDateTime, formatNumber } from '../../lib/format';
+import { useListState } from '../../lib/use-list-state';
+
+/** The spec's status filter: all, completed, running, failed, pending (expired runs show under all). */
+const STATUS_FILTERS = ['completed', 'running', 'failed', 'pending', 'expired'] as const;
+
+export default function ExecutionsPage() {
+  const { t, i18n } = useTranslation('admin');
+  const list = useListState();
+  const executions = useAdminExecutions({
+    ...list.params,
+    status: (list.filter || undefined) as (typeof STATUS_FILTERS)[number] | undefined,
+  });
+
+  const columns: Array<Column<TAdminExecution>> = [
+    {
+      id: 'workflow',
+      header: t('executions.columns.workflow'),
+      cell: (e) =>
+        e.workflow ? (
+          <span className="font-medium text-slate-900">{pickLanguage(e.workflow.name, i18n.language)}</span>
+        ) : (
+          <span className="italic text-slate-700">{t('common.workflowDeleted')}</span>
+        ),
+    },
+    { id: 'user', header: t('executions.columns.user'), cell: (e) => e.user?.email ?? '—' },
+    {
+      id: 'status',
+      header: t('executions.columns.status'),
+      cell: (e) => (
+        <div className="space-y-1">
+          <ExecutionStatusBadge status={e.status} />
+          {e.errorMessage ? (
+            <p className="max-w-[16rem] truncate text-xs text-red-800" title={e.errorMessage}>
+              {e.errorMessage}
+            </p>
+          ) : null}
+        </div>
+      ),
+    },
+    {
+      id: 'result',
+      header: t('executions.columns.result'),
+      cell: (e) =>
+        e.outputType ? (
+          <span>
+            <span className="font-medium">{t(`output.${e.outputType}`)}</span>
+            {e.outputFilename ? (
+              <span className="block text-xs text-slate-700">{e.outputFilename}</span>
+            ) : null}
+          </span>
+        ) : (
+          '—'
+        ),
+    },
+    {
+      id: 'credits',
+      header: t('executions.columns.credits'),
+      className: 'text-right tabular-nums',
+      cell: (e) => formatNumber(e.creditsUsed),
+    },
+    {
+      id: 'date',
+      header: t('executions.columns.date'),
+      className: 'whitespace-nowrap',
+      cell: (e) => formatDateTime(e.createdAt),
+    },
+  ];
+
+  return (
+    <div>
+      <PageHeader title={t('executions.title')} subtitle={t('executions.subtitle')} />
+      <ListToolbar>
+        <SearchBox
+          label={t('executions.search')}
+          placeholder={t('executions.searchPlaceholder')}
+          value={list.search}
+          onChange={list.setSearch}
+        />
+        <FilterSelect
+          label={t('executions.status')}
+          value={list.filter}
+          onChange={list.setFilter}
+          options={[
+            { value: '', label: t('common.all') },
+            ...STATUS_FILTERS.map((s) => ({ value: s, label: t(`status.${s}`) })),
+          ]}
+        />
+      </ListToolbar>
+      <DataTable
+        label={t('executions.title')}
+        columns={columns}
+        rows={executions.data?.items}
+        rowKey={(e) => e.id}
+        isLoading={executions.isLoading}
+        error={executions.error}
+        empty={t('executions.empty')}
+      />
+      <Pagination
+        page={list.page}
+        pageSize={list.pageSize}
+        total={executions.data?.total}
+        onPageChange={list.setPage}
+      />
+    </div>
+  );
+}

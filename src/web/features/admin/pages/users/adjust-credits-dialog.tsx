@@ -1,0 +1,143 @@
+import { Minus, Plus } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../../components/ui/button';
+import { Dialog } from '../../../../components/ui/dialog';
+import { Input, Label, Textarea } from '../../../../components/ui/input';
+import { toast } from '../../../../components/ui/toast';
+import type { TAdminUser } from '../../../../../shared/contract/admin';
+import { useAdjustCredits } from '../../api/adjust-credits';
+import { FieldError } from '../../components/field-error';
+import { formatNumber } from '../../lib/format';
+
+interface AdjustCreditsDialogProps {
+  user: TAdminUser | null;
+  onClose(): void;
+}
+
+export function AdjustCreditsDialog({ user, onClose }: AdjustCreditsDialogProps) {
+  const { t } = useTranslation('admin');
+  return (
+    <Dialog
+      open={user !== null}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title={t('adjust.title')}
+      description={user ? t('adjust.description', { email: user.email }) : undefined}
+      closeLabel={t('common.close')}
+    >
+      {user ? <AdjustForm key={user.id} user={user} onDone={onClose} /> : null}
+    </Dialog>
+  );
+}
+
+/** Amount (a whole number, + adds, − takes away) and a reason that the audit log keeps. */
+function AdjustForm({ user, onDone }: { user: TAdminUser; onDone(): void }) {
+  const { t } = useTranslation('admin');
+  const adjust = useAdjustCredits();
+  const [amountText, setAmountText] = useState('0');
+  const [reason, setReason] = useState('');
+  const [errors, setErrors] = useState<{ amount?: string; reason?: string; server?: string }>({});
+  const amount = Number(amountText);
+  const validAmount = amountText.trim() !== '' && Number.isInteger(amount);
+  const after = validAmount ? user.credits + amount : user.credits;
+
+  const step = (by: number) => setAmountText(String((validAmount ? amount : 0) + by));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const found: typeof errors = {};
+    if (!validAmount) found.amount = t('adjust.errors.integer');
+    else if (amount === 0) found.amount = t('adjust.errors.zero');
+    else if (after < 0) found.amount = t('adjust.errors.belowZero', { credits: user.credits });
+    if (!reason.trim()) found.reason = t('adjust.errors.reason');
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    adjust.mutate(
+      { userId: user.id, amount, reason: reason.trim() },
+      {
+        onSuccess: ({ credits }) => {
+          toast({
+            title: t('adjust.done'),
+            description: t('adjust.newBalance', { email: user.email, credits: formatNumber(credits) }),
+            variant: 'success',
+          });
+          onDone();
+        },
+        onError: (err) => {
+          setErrors({ server: err.message });
+          toast({ title: t('adjust.error'), description: err.message, variant: 'destructive' });
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <p className="text-sm text-slate-700">
+        {t('adjust.current')}: <strong className="text-slate-900">{formatNumber(user.credits)}</strong>
+      </p>
+      <div>
+        <Label htmlFor="adjust-amount">{t('adjust.amount')}</Label>
+        <div className="flex items-center gap-2">
+          <Button variant="secondary" onClick={() => step(-1)} aria-label={t('adjust.subtract')}>
+            <Minus className="size-4" aria-hidden="true" />
+          </Button>
+          <Input
+            id="adjust-amount"
+            type="number"
+            step={1}
+            inputMode="numeric"
+            className="w-32 text-center tabular-nums"
+            value={amountText}
+            onChange={(e) => setAmountText(e.target.value)}
+            aria-invalid={errors.amount ? true : undefined}
+            aria-describedby={['adjust-amount-help', errors.amount ? 'adjust-amount-error' : '']
+              .filter(Boolean)
+              .join(' ')}
+          />
+          <Button variant="secondary" onClick={() => step(1)} aria-label={t('adjust.add')}>
+            <Plus className="size-4" aria-hidden="true" />
+          </Button>
+        </div>
+        <p id="adjust-amount-help" className="mt-1 text-sm text-slate-700" aria-live="polite">
+          {t('adjust.after')}:{' '}
+          <strong className={after < 0 ? 'text-red-800' : 'text-slate-900'}>{formatNumber(after)}</strong>
+        </p>
+        <FieldError id="adjust-amount-error" message={errors.amount} />
+      </div>
+      <div>
+        <Label htmlFor="adjust-reason">
+          {t('adjust.reason')}
+          <span className="text-red-700" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        </Label>
+        <Textarea
+          id="adjust-reason"
+          rows={3}
+          required
+          maxLength={500}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          aria-invalid={errors.reason ? true : undefined}
+          aria-describedby={errors.reason ? 'adjust-reason-error' : undefined}
+        />
+        <FieldError id="adjust-reason-error" message={errors.reason} />
+      </div>
+      {errors.server ? (
+        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          {errors.server}
+        </p>
+      ) : null}
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={onDone}>
+          {t('common.cancel')}
+        </Button>
+        <Button type="submit" disabled={adjust.isPending}>
+          {adjust.isPending ? t('common.saving') : t('adjust.submit')}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,173 @@
+import { Coins, UserCheck, UserX } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Badge } from '../../../../components/ui/badge';
+import { Button } from '../../../../components/ui/button';
+import { toast } from '../../../../components/ui/toast';
+import type { TAdminUser } from '../../../../../shared/contract/admin';
+import type { TAccountStatus } from '../../../../../shared/contract/auth';
+import { useAdminUsers } from '../../api/get-users';
+import { useUpdateUser } from '../../api/update-user';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { DataTable, type Column } from '../../components/data-table';
+import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
+import { PageHeader } from '../../components/page-header';
+import { Pagination } from '../../components/pagination';
+import { formatNumber } from '../../lib/format';
+import { useListState } from '../../lib/use-list-state';
+import { AdjustCreditsDialog } from './adjust-credits-dialog';
+
+export default function UsersPage() {
+  const { t } = useTranslation('admin');
+  const list = useListState();
+  const users = useAdminUsers({
+    ...list.params,
+    status: (list.filter || undefined) as TAccountStatus | undefined,
+  });
+  const update = useUpdateUser();
+  const [adjusting, setAdjusting] = useState<TAdminUser | null>(null);
+  const [suspending, setSuspending] = useState<TAdminUser | null>(null);
+
+  const setStatus = (user: TAdminUser, accountStatus: TAccountStatus) =>
+    update.mutate(
+      { id: user.id, changes: { accountStatus } },
+      {
+        onSuccess: () => {
+          toast({
+            title: accountStatus === 'suspended' ? t('users.suspended') : t('users.activated'),
+            description: user.email,
+            variant: 'success',
+          });
+          setSuspending(null);
+        },
+        onError: (err) =>
+          toast({ title: t('users.statusError'), description: err.message, variant: 'destructive' }),
+      },
+    );
+
+  const columns: Array<Column<TAdminUser>> = [
+    {
+      id: 'name',
+      header: t('users.columns.name'),
+      cell: (u) => <span className="font-medium text-slate-900">{u.fullName || '—'}</span>,
+    },
+    {
+      id: 'email',
+      header: t('users.columns.email'),
+      cell: (u) => <span className="break-all">{u.email}</span>,
+    },
+    {
+      id: 'credits',
+      header: t('users.columns.credits'),
+      className: 'text-right tabular-nums',
+      cell: (u) => formatNumber(u.credits),
+    },
+    {
+      id: 'status',
+      header: t('users.columns.status'),
+      cell: (u) => (
+        <Badge tone={u.accountStatus === 'active' ? 'success' : 'danger'}>
+          {t(`accountStatus.${u.accountStatus}`)}
+        </Badge>
+      ),
+    },
+    {
+      id: 'role',
+      header: t('users.columns.role'),
+      cell: (u) => (
+        <Badge tone={u.isAdmin ? 'brand' : 'neutral'}>{u.isAdmin ? t('roles.admin') : t('roles.user')}</Badge>
+      ),
+    },
+    {
+      id: 'actions',
+      header: <span className="sr-only">{t('common.actions')}</span>,
+      className: 'text-right',
+      cell: (u) => (
+        <div className="flex justify-end gap-1">
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => setAdjusting(u)}
+            aria-label={t('users.adjustNamed', { email: u.email })}
+          >
+            <Coins className="size-4" aria-hidden="true" />
+            <span className="hidden xl:inline">{t('users.adjust')}</span>
+          </Button>
+          {u.accountStatus === 'active' ? (
+            <Button
+              variant="ghost"
+              size="sm"
+              className="text-red-700 hover:bg-red-50"
+              onClick={() => setSuspending(u)}
+              aria-label={t('users.suspendNamed', { email: u.email })}
+            >
+              <UserX className="size-4" aria-hidden="true" />
+              <span className="hidden xl:inline">{t('users.suspend')}</span>
+            </Button>
+          ) : (
+            <Button
+              variant="ghost"
+              size="sm"
+              className="text-green-800 hover:bg-green-50"
+              onClick={() => setStatus(u, 'active')}
+              disabled={update.isPending && update.variables?.id === u.id}
+              aria-label={t('users.activateNamed', { email: u.email })}
+            >
+              <UserCheck className="size-4" aria-hidden="true" />
+              <span className="hidden xl:inline">{t('users.activate')}</span>
+            </Button>
+          )}
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <div>
+      <PageHeader title={t('users.title')} subtitle={t('users.subtitle')} />
+      <ListToolbar>
+        <SearchBox
+          label={t('users.search')}
+          placeholder={t('users.searchPlaceholder')}
+          value={list.search}
+          onChange={list.setSearch}
+        />
+        <FilterSelect
+          label={t('users.status')}
+          value={list.filter}
+          onChange={list.setFilter}
+          options={[
+            { value: '', label: t('common.all') },
+            { value: 'active', label: t('accountStatus.active') },
+            { value: 'suspended', label: t('accountStatus.suspended') },
+          ]}
+        />
+      </ListToolbar>
+      <DataTable
+        label={t('users.title')}
+        columns={columns}
+        rows={users.data?.items}
+        rowKey={(u) => u.id}
+        isLoading={users.isLoading}
+        error={users.error}
+        empty={t('users.empty')}
+      />
+      <Pagination
+        page={list.page}
+        pageSize={list.pageSize}
+        total={users.data?.total}
+        onPageChange={list.setPage}
+      />
+      <AdjustCreditsDialog user={adjusting} onClose={() => setAdjusting(null)} />
+      <ConfirmDialog
+        open={suspending !== null}
+        onOpenChange={(open) => (open ? undefined : setSuspending(null))}
+        title={t('users.suspendTitle', { email: suspending?.email ?? '' })}
+        description={t('users.suspendWarning')}
+        confirmLabel={t('users.suspend')}
+        onConfirm={() => (suspending ? setStatus(suspending, 'suspended') : undefined)}
+        pending={update.isPending}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../../components/ui/button';
+import { Dialog } from '../../../../components/ui/dialog';
+import { Spinner } from '../../../../components/ui/spinner';
+import { toast } from '../../../../components/ui/toast';
+import type { TAdminWorkflowDetail } from '../../../../../shared/contract/admin';
+import { CATEGORIES } from '../../../../../shared/contract/categories';
+import { useAdminWorkflow } from '../../api/get-workflow';
+import { useUpdateWorkflow } from '../../api/update-workflow';
+import { BilingualField } from '../../components/bilingual-field';
+import { CategorySelect } from '../../components/category-select';
+import { OwnerSelect } from '../../components/owner-select';
+import { SecretPanel } from '../../components/secret-panel';
+import { WebhookUrlField } from '../../components/webhook-url-field';
+import { categoryKeyOf, emptyBilingual, isWebhookUrl } from '../../lib/workflow-form';
+
+interface EditWorkflowDialogProps {
+  workflowId: string | null;
+  onClose(): void;
+}
+
+/** The spec's edit modal (owner, name, description, category, webhook URL, public) plus the secret. */
+export function EditWorkflowDialog({ workflowId, onClose }: EditWorkflowDialogProps) {
+  const { t } = useTranslation('admin');
+  const detail = useAdminWorkflow(workflowId);
+  return (
+    <Dialog
+      open={workflowId !== null}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title={t('edit.title')}
+      closeLabel={t('common.close')}
+      className="max-w-2xl"
+    >
+      {detail.isLoading ? (
+        <Spinner label={t('common.loading')} />
+      ) : detail.error ? (
+        <p role="alert" className="text-sm text-red-800">
+          {t('common.loadError', { message: detail.error.message })}
+        </p>
+      ) : detail.data ? (
+        // Keyed so a different workflow starts from its own values.
+        <EditForm key={detail.data.id} workflow={detail.data} onDone={onClose} />
+      ) : null}
+    </Dialog>
+  );
+}
+
+interface EditErrors {
+  userId?: string;
+  name?: string;
+  categoryKey?: string;
+  webhookUrl?: string;
+}
+
+function EditForm({ workflow, onDone }: { workflow: TAdminWorkflowDetail; onDone(): void }) {
+  const { t } = useTranslation('admin');
+  const update = useUpdateWorkflow();
+  const [userId, setUserId] = useState(workflow.userId ?? '');
+  const [name, setName] = useState(workflow.name);
+  const [description, setDescription] = useState(workflow.description ?? emptyBilingual());
+  const [categoryKey, setCategoryKey] = useState(categoryKeyOf(workflow.category));
+  const [webhookUrl, setWebhookUrl] = useState(workflow.webhookUrl);
+  const [isPublic, setIsPublic] = useState(workflow.isPublic);
+  const [errors, setErrors] = useState<EditErrors>({});
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const found: EditErrors = {};
+    if (!userId) found.userId = t('form.errors.user');
+    if (!name.es.trim() || !name.en.trim()) found.name = t('form.errors.name');
+    if (!categoryKey) found.categoryKey = t('form.errors.category');
+    if (!isWebhookUrl(webhookUrl)) found.webhookUrl = t('form.errors.webhookUrl');
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    const category = CATEGORIES.find((c) => c.key === categoryKey);
+    const trimmedDescription = { es: description.es.trim(), en: description.en.trim() };
+    update.mutate(
+      {
+        id: workflow.id,
+        changes: {
+          userId,
+          name: { es: name.es.trim(), en: name.en.trim() },
+          description: trimmedDescription.es || trimmedDescription.en ? trimmedDescription : null,
+          ...(category ? { category: { ...category.name } } : {}),
+          webhookUrl: webhookUrl.trim(),
+          isPublic,
+        },
+      },
+      {
+        onSuccess: () => {
+          toast({ title: t('edit.saved'), variant: 'success' });
+          onDone();
+        },
+        onError: (err) =>
+          toast({ title: t('edit.saveError'), description: err.message, variant: 'destructive' }),
+      },
+    );
+  };
+
+  return (
+    <div className="space-y-6">
+      <form onSubmit={submit} noValidate className="space-y-5">
+        <OwnerSelect
+          id="edit-owner"
+          value={userId}
+          onChange={setUserId}
+          error={errors.userId}
+          current={workflow.owner}
+        />
+        <BilingualField
+          id="edit-name"
+          label={t('form.name')}
+          value={name}
+          onChange={setName}
+          required
+          error={errors.name}
+        />
+        <BilingualField
+          id="edit-description"
+          label={t('form.description')}
+          value={description}
+          onChange={setDescription}
+          multiline
+        />
+        <CategorySelect
+          id="edit-category"
+          value={categoryKey}
+          onChange={setCategoryKey}
+          error={errors.categoryKey}
+        />
+        <WebhookUrlField
+          id="edit-webhook"
+          value={webhookUrl}
+          onChange={setWebhookUrl}
+          error={errors.webhookUrl}
+        />
+        <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
+          <input
+            type="checkbox"
+            className="size-4 accent-brand-600"
+            checked={isPublic}
+            onChange={(e) => setIsPublic(e.target.checked)}
+          />
+          {t('form.public')}
+        </label>
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <Button variant="secondary" onClick={onDone}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" disabled={update.isPending}>
+            {update.isPending ? t('common.saving') : t('common.save')}
+          </Button>
+        </div>
+      </form>
+      <SecretPanel workflowId={workflow.id} />
+    </div>
+  );
+}

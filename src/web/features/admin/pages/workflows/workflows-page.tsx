@@ -1,0 +1,204 @@
+import { Pencil, Plus, Power, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Button } from '../../../../components/ui/button';
+import { toast } from '../../../../components/ui/toast';
+import type { TAdminWorkflow } from '../../../../../shared/contract/admin';
+import { CATEGORIES } from '../../../../../shared/contract/categories';
+import { pickLanguage } from '../../../../../shared/contract/common';
+import { useDeleteWorkflow } from '../../api/delete-workflow';
+import { useAdminWorkflows } from '../../api/get-workflows';
+import { useUpdateWorkflow } from '../../api/update-workflow';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { DataTable, type Column } from '../../components/data-table';
+import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
+import { PageHeader } from '../../components/page-header';
+import { Pagination } from '../../components/pagination';
+import { ToggleBadge } from '../../components/status-badge';
+import { formatNumber } from '../../lib/format';
+import { useListState } from '../../lib/use-list-state';
+import { EditWorkflowDialog } from './edit-workflow-dialog';
+
+export default function WorkflowsPage() {
+  const { t, i18n } = useTranslation('admin');
+  const lng = i18n.language;
+  const list = useListState();
+  const category = CATEGORIES.find((c) => c.key === list.filter);
+  // The server matches a category label in either language; the English label is stable.
+  const workflows = useAdminWorkflows({ ...list.params, category: category?.name.en });
+  const update = useUpdateWorkflow();
+  const remove = useDeleteWorkflow();
+  const [editing, setEditing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<TAdminWorkflow | null>(null);
+
+  const toggle = (w: TAdminWorkflow) =>
+    update.mutate(
+      { id: w.id, changes: { isActive: !w.isActive } },
+      {
+        onSuccess: () =>
+          toast({
+            title: w.isActive ? t('workflows.deactivated') : t('workflows.activated'),
+            description: pickLanguage(w.name, lng),
+            variant: 'success',
+          }),
+        onError: (err) =>
+          toast({ title: t('workflows.toggleError'), description: err.message, variant: 'destructive' }),
+      },
+    );
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.id, {
+      onSuccess: ({ deletedExecutions }) => {
+        toast({
+          title: t('workflows.deleted'),
+          description: t('workflows.deletedRuns', { count: deletedExecutions }),
+          variant: 'success',
+        });
+        setDeleting(null);
+      },
+      onError: (err) =>
+        toast({ title: t('workflows.deleteError'), description: err.message, variant: 'destructive' }),
+    });
+  };
+
+  const columns: Array<Column<TAdminWorkflow>> = [
+    {
+      id: 'name',
+      header: t('workflows.columns.name'),
+      cell: (w) => (
+        <div className="min-w-[12rem]">
+          <p className="font-medium text-slate-900">{pickLanguage(w.name, lng)}</p>
+          <p className="text-xs text-slate-700">
+            {t(`interaction.${w.interactionType}`)} ·{' '}
+            {t('workflows.creditsPerRun', { count: w.creditsPerExecution })}
+          </p>
+        </div>
+      ),
+    },
+    { id: 'category', header: t('workflows.columns.category'), cell: (w) => pickLanguage(w.category, lng) },
+    {
+      id: 'executions',
+      header: t('workflows.columns.executions'),
+      className: 'text-right tabular-nums',
+      cell: (w) => formatNumber(w.executionCount),
+    },
+    {
+      id: 'visibility',
+      header: t('workflows.columns.visibility'),
+      cell: (w) => (
+        <ToggleBadge on={w.isPublic} onLabel={t('visibility.public')} offLabel={t('visibility.private')} />
+      ),
+    },
+    {
+      id: 'status',
+      header: t('workflows.columns.status'),
+      cell: (w) => <ToggleBadge on={w.isActive} onLabel={t('state.active')} offLabel={t('state.inactive')} />,
+    },
+    {
+      id: 'actions',
+      header: <span className="sr-only">{t('common.actions')}</span>,
+      className: 'text-right',
+      cell: (w) => {
+        const name = pickLanguage(w.name, lng);
+        return (
+          <div className="flex justify-end gap-1">
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => setEditing(w.id)}
+              aria-label={t('workflows.editNamed', { name })}
+            >
+              <Pencil className="size-4" aria-hidden="true" />
+              <span className="hidden xl:inline">{t('common.edit')}</span>
+            </Button>
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => toggle(w)}
+              disabled={update.isPending && update.variables?.id === w.id}
+              aria-label={
+                w.isActive ? t('workflows.deactivateNamed', { name }) : t('workflows.activateNamed', { name })
+              }
+            >
+              <Power className="size-4" aria-hidden="true" />
+              <span className="hidden xl:inline">
+                {w.isActive ? t('workflows.deactivate') : t('workflows.activate')}
+              </span>
+            </Button>
+            <Button
+              variant="ghost"
+              size="sm"
+              className="text-red-700 hover:bg-red-50"
+              onClick={() => setDeleting(w)}
+              aria-label={t('workflows.deleteNamed', { name })}
+            >
+              <Trash2 className="size-4" aria-hidden="true" />
+              <span className="hidden xl:inline">{t('common.delete')}</span>
+            </Button>
+          </div>
+        );
+      },
+    },
+  ];
+
+  return (
+    <div>
+      <PageHeader
+        title={t('workflows.title')}
+        subtitle={t('workflows.subtitle')}
+        action={
+          <Button asChild>
+            <Link to="/admin/create-workflow">
+              <Plus className="size-4" aria-hidden="true" />
+              {t('workflows.create')}
+            </Link>
+          </Button>
+        }
+      />
+      <ListToolbar>
+        <SearchBox
+          label={t('workflows.search')}
+          placeholder={t('workflows.searchPlaceholder')}
+          value={list.search}
+          onChange={list.setSearch}
+        />
+        <FilterSelect
+          label={t('workflows.category')}
+          value={list.filter}
+          onChange={list.setFilter}
+          options={[
+            { value: '', label: t('common.all') },
+            ...CATEGORIES.map((c) => ({ value: c.key, label: pickLanguage(c.name, lng) })),
+          ]}
+        />
+      </ListToolbar>
+      <DataTable
+        label={t('workflows.title')}
+        columns={columns}
+        rows={workflows.data?.items}
+        rowKey={(w) => w.id}
+        isLoading={workflows.isLoading}
+        error={workflows.error}
+        empty={t('workflows.empty')}
+      />
+      <Pagination
+        page={list.page}
+        pageSize={list.pageSize}
+        total={workflows.data?.total}
+        onPageChange={list.setPage}
+      />
+      <EditWorkflowDialog workflowId={editing} onClose={() => setEditing(null)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => (open ? undefined : setDeleting(null))}
+        title={t('workflows.deleteTitle', { name: deleting ? pickLanguage(deleting.name, lng) : '' })}
+        description={t('workflows.deleteWarning')}
+        confirmLabel={t('common.delete')}
+        onConfirm={confirmDelete}
+        pending={remove.isPending}
+      />
+    </div>
+  );
+}
