@@ -61,7 +61,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // During shutdown, finish requests that arrive on connections already open instead of answering 503:
     // they were sent before the listener closed.
     return503OnClosing: false,
-    trustProxy: deps.config.nodeEnv === 'production',
+    // Only named proxies, never `true`: trusting every hop would take the client's own (forgeable) left-most
+    // X-Forwarded-For entry as its address and let it dodge the per-address sign-in throttle.
+    trustProxy: deps.config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -25,6 +25,11 @@ const ZEnv = z
     /** Where the stripe client sends its calls; only tests point it elsewhere. */
     STRIPE_API_URL: z.url().optional(),
     ALLOW_PRIVATE_WEBHOOKS: booleanFlag.optional(),
+    /** Addresses or CIDRs of the reverse proxies in front (comma-separated; `loopback`, `uniquelocal` work). */
+    TRUST_PROXY: z
+      .string()
+      .regex(/^[\w.:/, -]+$/, 'a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal')
+      .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
@@ -57,6 +62,8 @@ export interface Config {
     | { provider: 'demo' }
     | { provider: 'stripe'; secretKey: string; webhookSecret: string; apiUrl: string | undefined };
   allowPrivateWebhooks: boolean;
+  /** Proxies whose X-Forwarded-For entries are believed, as Fastify's `trustProxy` takes them; false: none. */
+  trustProxy: string | false;
   logLevel: string;
 }
 
@@ -107,6 +114,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : { provider: 'demo' },
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? e.DEMO_WORKFLOWS,
+    trustProxy:
+      e.TRUST_PROXY === 'false'
+        ? false
+        : (e.TRUST_PROXY ?? (e.NODE_ENV === 'production' ? 'loopback,linklocal,uniquelocal' : false)),
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -182,3 +182,36 @@ describe('sign-in throttling', () => {
     expect((await signinFrom('192.0.2.152', { email, password })).statusCode).toBe(200);
   });
 });
+
+describe('the client address behind a reverse proxy', () => {
+  it('is the one the nearest proxy appended, so a forged X-Forwarded-For cannot dodge the throttle', async () => {
+    const proxied = await buildTestApp({ TRUST_PROXY: 'loopback, 10.0.0.0/8' });
+    try {
+      const from = (forwardedFor: string, remoteAddress = '10.0.0.1') =>
+        proxied.app.inject({
+          method: 'POST',
+          url: '/api/auth/signin',
+          remoteAddress, // the proxy, unless a client connects directly
+          headers: {
+            origin: proxied.origin,
+            'content-type': 'application/json',
+            'x-forwarded-for': forwardedFor,
+          },
+          payload: JSON.stringify({ email: uniqueEmail(), password: 'guess-password' }),
+        });
+      // The attacker (203.0.113.66) writes a new left-most address on every try; the proxy appends the real one.
+      for (let i = 0; i < 10; i += 1) {
+        expect((await from(`198.18.0.${i}, 203.0.113.66`)).statusCode).toBe(401);
+      }
+      expect((await from('198.18.0.200, 203.0.113.66')).statusCode).toBe(429);
+      expect((await from('203.0.113.67')).statusCode).toBe(401);
+      // A client that connects directly is not a proxy: its own X-Forwarded-For is ignored.
+      for (let i = 0; i < 10; i += 1) {
+        expect((await from(`198.18.1.${i}`, '198.51.100.77')).statusCode).toBe(401);
+      }
+      expect((await from('198.18.1.200', '198.51.100.77')).statusCode).toBe(429);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
