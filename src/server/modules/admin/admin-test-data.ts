@@ -1,0 +1,41 @@
+import { asc, eq } from 'drizzle-orm';
+import type { TWorkflowInput } from '../../../shared/contract/workflows.js';
+import { adminAuditLogs, userProfiles } from '../../db/schema.js';
+import type { TestApp } from '../../test/harness.js';
+import { TEST_ADMIN } from '../../test/harness.js';
+
+/** A valid chatbot form for the create page, owned by `userId`. */
+export function chatbotInput(userId: string, overrides: Partial<TWorkflowInput> = {}): TWorkflowInput {
+  return {
+    userId,
+    name: { es: 'Redactor de correos', en: 'E-mail writer' },
+    description: { es: 'Escribe correos comerciales', en: 'Writes sales e-mails' },
+    category: { es: 'Ventas', en: 'Sales' },
+    webhookUrl: 'https://hooks.example.com/flows/writer',
+    isPublic: true,
+    isActive: true,
+    creditsPerExecution: 1,
+    interactionType: 'chatbot',
+    welcomeMessage: { es: '¡Hola! ¿Qué correo necesitas?', en: 'Hi! Which e-mail do you need?' },
+    aiPrompt: 'Ask for the recipient and the goal of the e-mail.',
+    surveyQuestions: [],
+    ...overrides,
+  };
+}
+
+export async function testAdminId(t: TestApp): Promise<string> {
+  const [row] = await t.database.db
+    .select({ id: userProfiles.id })
+    .from(userProfiles)
+    .where(eq(userProfiles.email, TEST_ADMIN.email));
+  if (!row) throw new Error('the test admin is missing');
+  return row.id;
+}
+
+export async function auditRowsFor(t: TestApp, targetId: string) {
+  return t.database.db
+    .select()
+    .from(adminAuditLogs)
+    .where(eq(adminAuditLogs.targetId, targetId))
+    .orderBy(asc(adminAuditLogs.createdAt));
+}
