@@ -1,5 +1,6 @@
 import { subscriptionRenewalJob } from '../modules/credits/renewal-job.js';
+import { runExpiryJob, webhookRetryJob } from '../modules/executions/jobs.js';
 import type { Job } from './scheduler.js';
 
 /** Every background job the server runs; each module adds its own here. */
-export const JOBS: Job[] = [subscriptionRenewalJob];
+export const JOBS: Job[] = [subscriptionRenewalJob, webhookRetryJob, runExpiryJob];

@@ -1,4 +1,116 @@
+import multipart from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ZErrorBody } from '../../../shared/contract/errors.js';
+import {
+  ZWorkflowResult,
+  ZWorkflowResultAck,
+  type TWorkflowResult,
+} from '../../../shared/contract/results.js';
+import { badRequest } from '../../lib/errors.js';
 import type { App, AppDeps } from '../../types.js';
+import { resultDownload } from './download.js';
+import { acceptResultCallback, maxResultFileBytes, type UploadedFile } from './service.js';
+
+/** A base64 file of 10 MiB is about 14 MB of JSON; only this route accepts bodies that large. */
+const RESULT_BODY_LIMIT = 15 * 1024 * 1024;
+const MAX_FIELDS = 20;
+
+const ZResultParams = z.object({ executionId: z.uuid() });
+const ZResultQuery = z.object({ inline: z.enum(['0', '1']).optional() });
+
+function parseResult(raw: unknown): TWorkflowResult {
+  const parsed = ZWorkflowResult.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const fields = parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
+  throw badRequest(`Invalid result: ${fields.map((f) => f.field || f.message).join(', ')}`, { fields });
+}
+
+/** A multipart result: the fields as form fields, the file as the one file part (n8n's HTTP Request node). */
+async function readMultipart(
+  request: FastifyRequest,
+  maxFileBytes: number,
+): Promise<{ payload: TWorkflowResult; file: UploadedFile | undefined }> {
+  const fields: Record<string, unknown> = {};
+  let file: UploadedFile | undefined;
+  const parts = request.parts({
+    limits: { fileSize: maxFileBytes, files: 1, fields: MAX_FIELDS, fieldSize: 1024 * 1024, parts: 25 },
+  });
+  for await (const part of parts) {
+    if (part.type === 'file') {
+      // toBuffer throws a 413 when the part is larger than fileSize.
+      file = { filename: part.filename, bytes: await part.toBuffer() };
+    } else if (typeof part.value === 'string') {
+      fields[part.fieldname] = part.fieldname === 'output_data' ? jsonOrText(part.value) : part.value;
+    }
+  }
+  return { payload: parseResult(fields), file };
+}
+
+function jsonOrText(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
 
 /** POST /api/workflow-result and GET /result/{executionId}. Mounted at the root. */
-export async function resultRoutes(_app: App, _deps: AppDeps): Promise<void> {}
+export async function resultRoutes(app: App, deps: AppDeps): Promise<void> {
+  // Registered in this scope only: no other route parses multipart bodies.
+  await app.register(multipart, { throwFileSizeLimit: true });
+
+  app.post(
+    '/api/workflow-result',
+    {
+      bodyLimit: RESULT_BODY_LIMIT,
+      schema: {
+        tags: ['webhooks'],
+        summary: 'A workflow service reports progress or the result of a run',
+        description:
+          'JSON (`file_data` in base64) or multipart/form-data (the same fields, the file as a part). ' +
+          'Authenticated by the per-run `secret_token`. See docs/webhook-contract.md.',
+        response: {
+          200: ZWorkflowResultAck,
+          400: ZErrorBody,
+          401: ZErrorBody,
+          409: ZErrorBody,
+          413: ZErrorBody,
+          415: ZErrorBody,
+        },
+      },
+    },
+    async (request) => {
+      const { payload, file } = request.isMultipart()
+        ? await readMultipart(request, await maxResultFileBytes(deps))
+        : { payload: parseResult(request.body), file: undefined };
+      return acceptResultCallback(deps, payload, file);
+    },
+  );
+
+  app.get(
+    '/result/:executionId',
+    {
+      schema: {
+        tags: ['executions'],
+        summary: "Download a run's result file (its owner or an admin)",
+        params: ZResultParams,
+        querystring: ZResultQuery,
+        response: { 400: ZErrorBody, 401: ZErrorBody, 404: ZErrorBody },
+      },
+    },
+    async (request, typedReply) => {
+      // A file answer has no JSON schema; the plain reply sends its bytes.
+      const reply: FastifyReply = typedReply;
+      const file = await resultDownload(deps, request, request.params.executionId);
+      const inline = request.query.inline === '1' && file.isImage;
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', file.disposition(inline ? 'inline' : 'attachment'))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, no-store')
+        .send(file.bytes);
+    },
+  );
+}

@@ -1,4 +1,52 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ZIdParams } from '../../../shared/contract/common.js';
+import { ZErrorBody } from '../../../shared/contract/errors.js';
+import { ZPublicWorkflowDetail, ZPublicWorkflowList } from '../../../shared/contract/workflows.js';
 import type { App, AppDeps } from '../../types.js';
+import { catalogueSnapshot, etagMatches, publicWorkflowDetail, type Audience } from './catalogue.js';
 
-/** Catalogue: GET /api/workflows/public[/{id}], DELETE /api/workflows/{id}. Mounted at /api/workflows. */
-export async function workflowRoutes(_app: App, _deps: AppDeps): Promise<void> {}
+async function audienceOf(request: FastifyRequest): Promise<Audience> {
+  const session = await request.session();
+  return session?.user.isAdmin ? 'admin' : 'public';
+}
+
+/** Catalogue: GET /api/workflows/public[/{id}]. Mounted at /api/workflows. */
+export async function workflowRoutes(app: App, deps: AppDeps): Promise<void> {
+  app.get(
+    '/public',
+    {
+      schema: {
+        tags: ['workflows'],
+        summary: 'The catalogue: active public workflows (admins also see private ones)',
+        description: 'Carries a strong ETag; If-None-Match with it answers 304.',
+        response: { 200: ZPublicWorkflowList },
+      },
+    },
+    async (request, typedReply) => {
+      // The typed reply only admits the schema's shape; ready bytes and a bodiless 304 go through the plain one.
+      const reply: FastifyReply = typedReply;
+      const snapshot = await catalogueSnapshot(deps.db, await audienceOf(request));
+      // The answer depends on who asks (admins see more), so shared caches must not mix them up.
+      void reply
+        .header('etag', snapshot.etag)
+        .header('cache-control', 'private, no-cache')
+        .header('vary', 'Cookie');
+      if (etagMatches(request.headers['if-none-match'], snapshot.etag)) return reply.status(304).send();
+      // Sent as ready bytes: no per-request serialisation (the route is on the hot path of every visit).
+      return reply.type('application/json; charset=utf-8').send(snapshot.body);
+    },
+  );
+
+  app.get(
+    '/public/:id',
+    {
+      schema: {
+        tags: ['workflows'],
+        summary: 'One workflow, with what the execute screen needs',
+        params: ZIdParams,
+        response: { 200: ZPublicWorkflowDetail, 400: ZErrorBody, 404: ZErrorBody },
+      },
+    },
+    async (request) => publicWorkflowDetail(deps.db, request.params.id, await audienceOf(request)),
+  );
+}

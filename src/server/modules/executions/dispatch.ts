@@ -1,0 +1,221 @@
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { ZSyncWorkflowResult, type TSyncWorkflowResult } from '../../../shared/contract/results.js';
+import type { DbOrTx } from '../../db/client.js';
+import { userWorkflows, workflowExecutions } from '../../db/schema.js';
+import { AppError } from '../../lib/errors.js';
+import { newToken, sha256Hex } from '../../lib/tokens.js';
+import {
+  postWebhook,
+  WEBHOOK_ATTEMPT_TIMEOUT_MS,
+  type DeliveryOutcome,
+} from '../../providers/webhooks/send.js';
+import { webhookHeaders } from '../../providers/webhooks/signature.js';
+import type { AppDeps } from '../../types.js';
+import { applyResult } from '../results/service.js';
+import { settleRun } from './settle.js';
+
+/**
+ * Delay before the next attempt after attempt n failed (network error, 3xx or 5xx): at once, after 5 s,
+ * after 5 min; then the run fails (and is refunded). Retries never go past the run's expiry.
+ */
+export const RETRY_DELAYS_MS = [0, 5_000, 5 * 60_000] as const;
+/** While an attempt is in flight its row is leased; a crashed instance's attempt is retried after this. */
+const LEASE_MS = WEBHOOK_ATTEMPT_TIMEOUT_MS + 20_000;
+const JOB_BATCH = 10;
+
+export type DeliveryResult =
+  /** The service accepted the call (2xx); its result comes later by callback. */
+  | 'delivered'
+  /** The run ended (a synchronous result, a refusal, or no retry left). */
+  | 'settled'
+  /** A later attempt is scheduled. */
+  | 'retry-later'
+  /** Someone else is delivering this run, or it is not due. */
+  | 'not-claimed';
+
+interface ClaimedRun {
+  id: string;
+  workflowId: string;
+  userId: string;
+  language: 'es' | 'en';
+  inputData: unknown;
+  attempts: number;
+  expiresAt: Date | null;
+  token: string;
+}
+
+/**
+ * Takes one due attempt of a run: counts it, leases the row, and records the hash of the token this
+ * attempt carries (each attempt has its own token; the hashes of earlier attempts stay valid, in case one
+ * of them did reach the service).
+ */
+async function claimAttempt(db: DbOrTx, runId: string, now: Date): Promise<ClaimedRun | null> {
+  const token = newToken();
+  const [row] = await db
+    .update(workflowExecutions)
+    .set({
+      dispatchAttempts: sql`${workflowExecutions.dispatchAttempts} + 1`,
+      nextDispatchAt: new Date(now.getTime() + LEASE_MS),
+      resultTokenHash: sql`concat_ws(' ', ${workflowExecutions.resultTokenHash}, ${sha256Hex(token)}::text)`,
+    })
+    .where(
+      and(
+        eq(workflowExecutions.id, runId),
+        eq(workflowExecutions.status, 'running'),
+        lte(workflowExecutions.nextDispatchAt, now),
+      ),
+    )
+    .returning({
+      id: workflowExecutions.id,
+      workflowId: workflowExecutions.workflowId,
+      userId: workflowExecutions.userId,
+      language: workflowExecutions.language,
+      inputData: workflowExecutions.inputData,
+      attempts: workflowExecutions.dispatchAttempts,
+      expiresAt: workflowExecutions.expiresAt,
+    });
+  return row ? { ...row, token } : null;
+}
+
+function parseSyncResult(
+  outcome: Extract<DeliveryOutcome, { kind: 'answered' }>,
+): TSyncWorkflowResult | null {
+  if (!outcome.body.trim().startsWith('{')) return null;
+  try {
+    const parsed = ZSyncWorkflowResult.safeParse(JSON.parse(outcome.body));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+async function sendAttempt(deps: AppDeps, run: ClaimedRun): Promise<DeliveryOutcome> {
+  const [workflow] = await deps.db
+    .select({
+      webhookUrl: userWorkflows.webhookUrl,
+      secret: userWorkflows.secretToken,
+      previousSecret: userWorkflows.previousSecretToken,
+      previousExpiresAt: userWorkflows.previousSecretExpiresAt,
+    })
+    .from(userWorkflows)
+    .where(eq(userWorkflows.id, run.workflowId));
+  if (!workflow) return { kind: 'refused', message: 'the workflow no longer exists' };
+  const now = deps.now();
+  const body = JSON.stringify({
+    workflow_id: run.workflowId,
+    execution_id: run.id,
+    user_id: run.userId,
+    secret_token: run.token,
+    responses: run.inputData ?? [],
+    language: run.language,
+    callback_url: `${deps.config.publicUrl}/api/workflow-result`,
+  });
+  const secrets = [workflow.secret];
+  if (workflow.previousSecret && workflow.previousExpiresAt && workflow.previousExpiresAt > now) {
+    secrets.push(workflow.previousSecret);
+  }
+  return postWebhook({
+    url: workflow.webhookUrl,
+    body,
+    allowPrivate: deps.config.allowPrivateWebhooks,
+    headers: {
+      // Stable per run, so a receiver can drop a retried delivery it already handled.
+      ...webhookHeaders(secrets, `msg_${run.id}`, Math.floor(now.getTime() / 1000), body),
+      'x-flujo-token': run.token,
+    },
+  });
+}
+
+async function fail(deps: AppDeps, runId: string, message: string): Promise<DeliveryResult> {
+  await settleRun(deps, runId, { status: 'failed', errorMessage: message });
+  return 'settled';
+}
+
+/** Acts on one attempt's outcome: accepted, settled, or scheduled again. */
+async function handleOutcome(
+  deps: AppDeps,
+  run: ClaimedRun,
+  outcome: DeliveryOutcome,
+): Promise<DeliveryResult | 'retry-now'> {
+  if (outcome.kind === 'refused') {
+    return fail(deps, run.id, `The workflow's webhook address is not allowed: ${outcome.message}`);
+  }
+  if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300) {
+    await deps.db
+      .update(workflowExecutions)
+      .set({ nextDispatchAt: null })
+      .where(and(eq(workflowExecutions.id, run.id), eq(workflowExecutions.status, 'running')));
+    const result = parseSyncResult(outcome);
+    if (!result) return 'delivered';
+    try {
+      await applyResult(deps, run.id, result, undefined);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      // A result that breaks the rules (a disguised file, too big) ends the run as failed; a run that had
+      // already ended (CONFLICT) is left as it is.
+      if (err.code !== 'CONFLICT')
+        return fail(deps, run.id, `The workflow's result was refused: ${err.message}`);
+    }
+    return 'settled';
+  }
+  if (outcome.kind === 'answered' && outcome.status >= 400 && outcome.status < 500) {
+    return fail(deps, run.id, `The workflow service refused the run (HTTP ${outcome.status})`);
+  }
+  const why = outcome.kind === 'answered' ? `HTTP ${outcome.status}` : `network error: ${outcome.message}`;
+  const delay = RETRY_DELAYS_MS[run.attempts - 1];
+  const next = delay === undefined ? null : new Date(deps.now().getTime() + delay);
+  if (next === null || (run.expiresAt && next >= run.expiresAt)) {
+    return fail(deps, run.id, `The workflow service could not be reached (${why})`);
+  }
+  await deps.db
+    .update(workflowExecutions)
+    .set({ nextDispatchAt: next })
+    .where(and(eq(workflowExecutions.id, run.id), eq(workflowExecutions.status, 'running')));
+  return delay === 0 ? 'retry-now' : 'retry-later';
+}
+
+async function attempt(deps: AppDeps, run: ClaimedRun): Promise<DeliveryResult | 'retry-now'> {
+  const outcome = await sendAttempt(deps, run);
+  return handleOutcome(deps, run, outcome);
+}
+
+/** Delivers a run now if it is due (first attempt and immediate retries); later retries are the job's. */
+export async function deliverRun(deps: AppDeps, runId: string): Promise<DeliveryResult> {
+  for (;;) {
+    const run = await claimAttempt(deps.db, runId, deps.now());
+    if (!run) return 'not-claimed';
+    const result = await attempt(deps, run);
+    if (result !== 'retry-now') return result;
+  }
+}
+
+/**
+ * The retry job: claims due deliveries with FOR UPDATE SKIP LOCKED, so instances running it at the same
+ * time take different runs, then sends them outside the transaction.
+ */
+export async function deliverDueRuns(deps: AppDeps): Promise<number> {
+  const now = deps.now();
+  const claimed = await deps.db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: workflowExecutions.id })
+      .from(workflowExecutions)
+      .where(and(eq(workflowExecutions.status, 'running'), lte(workflowExecutions.nextDispatchAt, now)))
+      .orderBy(asc(workflowExecutions.nextDispatchAt))
+      .limit(JOB_BATCH)
+      .for('update', { skipLocked: true });
+    const runs: ClaimedRun[] = [];
+    for (const { id } of due) {
+      const run = await claimAttempt(tx, id, now);
+      if (run) runs.push(run);
+    }
+    return runs;
+  });
+  await Promise.all(
+    claimed.map(async (run) => {
+      let result = await attempt(deps, run);
+      if (result === 'retry-now') result = await deliverRun(deps, run.id);
+      return result;
+    }),
+  );
+  return claimed.length;
+}

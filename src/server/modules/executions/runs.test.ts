@@ -1,0 +1,424 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerMismatches } from '../../test/ledger-check.js';
+import { deliverDueRuns } from './dispatch.js';
+import { expireOverdueRuns } from './sweeper.js';
+import {
+  addWorkflow,
+  ANSWERS,
+  balanceOf,
+  completeAsync,
+  grantCredits,
+  ledgerRowsOfRun,
+  postResult,
+  runRow,
+  signUpUser,
+  startRun,
+  startRunsWorld,
+  type RunsWorld,
+} from './testing/fixtures.js';
+
+let w: RunsWorld;
+beforeAll(async () => {
+  w = await startRunsWorld();
+});
+afterAll(async () => {
+  expect(await ledgerMismatches(w.t.database.db)).toEqual([]);
+  await w?.close();
+});
+
+describe('starting a run', () => {
+  it('charges the price once, records a pending run and counts it on the workflow', async () => {
+    const wf = await addWorkflow(w, { creditsPerExecution: 2 });
+    const user = await signUpUser(w.t);
+    const runId = await startRun(user.client, wf.id);
+    expect(await balanceOf(w, user.id)).toBe(3);
+    const usage = await ledgerRowsOfRun(w, runId, 'usage');
+    expect(usage).toHaveLength(1);
+    expect(usage[0]).toMatchObject({ amount: -2, workflowId: wf.id, userId: user.id });
+    const detail = await user.client.get(`/api/executions/${runId}`);
+    expect(detail.json()).toMatchObject({
+      id: runId,
+      status: 'pending',
+      creditsUsed: 2,
+      progressMessage: null,
+    });
+    const row = await runRow(w, runId);
+    expect(row.expiresAt!.getTime() - row.createdAt.getTime()).toBe(15 * 60_000);
+    expect(row.language).toBe('es');
+  });
+
+  it('answers 402 with the required credits and charges nothing when the balance is short', async () => {
+    const wf = await addWorkflow(w, { creditsPerExecution: 6 });
+    const user = await signUpUser(w.t);
+    const res = await user.client.post('/api/executions/start', { workflowId: wf.id });
+    expect(res.statusCode).toBe(402);
+    expect(res.json()).toMatchObject({ code: 'INSUFFICIENT_CREDITS', details: { required: 6, balance: 5 } });
+    expect(await balanceOf(w, user.id)).toBe(5);
+    expect((await user.client.get('/api/executions')).json()).toEqual([]);
+  });
+
+  it('refuses visitors, unknown, inactive and (for users) private workflows without charging', async () => {
+    const user = await signUpUser(w.t);
+    const privateWf = await addWorkflow(w, { isPublic: false });
+    const inactive = await addWorkflow(w, { isActive: false });
+    const anonymous = await w.t.app.inject({
+      method: 'POST',
+      url: '/api/executions/start',
+      headers: { origin: w.t.origin, 'content-type': 'application/json' },
+      payload: JSON.stringify({ workflowId: privateWf.id }),
+    });
+    expect(anonymous.statusCode).toBe(401);
+    for (const id of [privateWf.id, inactive.id, '00000000-0000-4000-8000-000000000000']) {
+      const res = await user.client.post('/api/executions/start', { workflowId: id });
+      expect(res.statusCode).toBe(404);
+    }
+    expect((await user.client.post('/api/executions/start', { workflowId: 'nope' })).statusCode).toBe(400);
+    expect(await balanceOf(w, user.id)).toBe(5);
+    // Admins may run private workflows.
+    expect((await w.admin.post('/api/executions/start', { workflowId: privateWf.id })).statusCode).toBe(201);
+  });
+
+  it('gives exactly 10 runs to 50 concurrent starts by a user with 10 credits', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    await grantCredits(w, user.id, 5);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => user.client.post('/api/executions/start', { workflowId: wf.id })),
+    );
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 201)).toHaveLength(10);
+    expect(codes.filter((c) => c === 402)).toHaveLength(40);
+    expect(await balanceOf(w, user.id)).toBe(0);
+    expect((await user.client.get('/api/executions')).json()).toHaveLength(10);
+    expect(await ledgerMismatches(w.t.database.db)).toEqual([]);
+  });
+});
+
+describe('completing a run: the webhook call', () => {
+  it('sends a Standard Webhooks signed call that the reference library verifies, with the token twice', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    const runId = await startRun(user.client, wf.id);
+    w.service.handle(() => ({
+      status: 200,
+      body: { status: 'completed', output_data: { message: 'Hola Ana' } },
+    }));
+    const callPromise = w.service.callFor(runId);
+    const res = await user.client.post(`/api/executions/${runId}/complete`, ANSWERS);
+    const call = await callPromise;
+
+    const payload = new Webhook(wf.secretToken).verify(call.rawBody, {
+      'webhook-id': String(call.headers['webhook-id']),
+      'webhook-timestamp': String(call.headers['webhook-timestamp']),
+      'webhook-signature': String(call.headers['webhook-signature']),
+    });
+    expect(payload).toMatchObject({
+      workflow_id: wf.id,
+      execution_id: runId,
+      user_id: user.id,
+      responses: ANSWERS.responses,
+      language: 'es',
+      callback_url: `${w.baseUrl}/api/workflow-result`,
+    });
+    expect(call.body.secret_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(call.headers['x-flujo-token']).toBe(call.body.secret_token);
+    expect(call.headers['webhook-id']).toBe(`msg_${runId}`);
+    // A forged body does not verify.
+    expect(() =>
+      new Webhook(wf.secretToken).verify(call.rawBody.replace('Ana', 'Eve'), {
+        'webhook-id': String(call.headers['webhook-id']),
+        'webhook-timestamp': String(call.headers['webhook-timestamp']),
+        'webhook-signature': String(call.headers['webhook-signature']),
+      }),
+    ).toThrow();
+
+    // The synchronous answer carried the result.
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: runId,
+      status: 'completed',
+      outputType: 'text',
+      outputData: { message: 'Hola Ana' },
+      workflowName: { es: 'Resumen', en: 'Summary' },
+    });
+    expect(res.json().executionTimeMs).toBeGreaterThanOrEqual(0);
+    expect((await runRow(w, runId)).resultTokenHash).not.toContain(call.body.secret_token);
+  });
+
+  it('signs with both secrets while a rotated-out secret is still valid', async () => {
+    const wf = await addWorkflow(w);
+    const { userWorkflows } = await import('../../db/schema.js');
+    const { eq } = await import('drizzle-orm');
+    const { newWebhookSecret } = await import('../workflows/secrets.js');
+    const oldSecret = wf.secretToken;
+    const newSecret = newWebhookSecret();
+    await w.t.database.db
+      .update(userWorkflows)
+      .set({
+        secretToken: newSecret,
+        previousSecretToken: oldSecret,
+        previousSecretExpiresAt: new Date(Date.now() + 3600_000),
+      })
+      .where(eq(userWorkflows.id, wf.id));
+    const user = await signUpUser(w.t);
+    const runId = await startRun(user.client, wf.id);
+    w.service.handle(() => ({ status: 200, body: { status: 'completed', output_data: { message: 'ok' } } }));
+    const callPromise = w.service.callFor(runId);
+    await user.client.post(`/api/executions/${runId}/complete`, ANSWERS);
+    const call = await callPromise;
+    const headers = {
+      'webhook-id': String(call.headers['webhook-id']),
+      'webhook-timestamp': String(call.headers['webhook-timestamp']),
+      'webhook-signature': String(call.headers['webhook-signature']),
+    };
+    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(() => new Webhook(oldSecret).verify(call.rawBody, headers)).not.toThrow();
+    expect(() => new Webhook(newSecret).verify(call.rawBody, headers)).not.toThrow();
+  });
+
+  it('waits for an asynchronous result posted to the callback URL over HTTP', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    const runId = await startRun(user.client, wf.id);
+    const { call, completion } = await completeAsync(w, user.client, runId);
+    const posted = await postResult(w, {
+      execution_id: runId,
+      secret_token: call.body.secret_token,
+      status: 'completed',
+      output_data: { message: 'Listo' },
+    });
+    expect(posted.status).toBe(200);
+    expect(await posted.json()).toEqual({ ok: true, status: 'completed' });
+    const res = await completion;
+    expect(res.json()).toMatchObject({ status: 'completed', outputData: { message: 'Listo' } });
+    expect(await balanceOf(w, user.id)).toBe(4);
+  });
+
+  it('is for the owner only (404 for others) and happens once (409)', async () => {
+    const wf = await addWorkflow(w);
+    const owner = await signUpUser(w.t);
+    const other = await signUpUser(w.t);
+    const runId = await startRun(owner.client, wf.id);
+    expect((await other.client.post(`/api/executions/${runId}/complete`, ANSWERS)).statusCode).toBe(404);
+    expect((await other.client.get(`/api/executions/${runId}`)).statusCode).toBe(404);
+    expect((await runRow(w, runId)).status).toBe('pending');
+    w.service.handle(() => ({ status: 200, body: { status: 'completed', output_data: { message: 'x' } } }));
+    expect((await owner.client.post(`/api/executions/${runId}/complete`, ANSWERS)).statusCode).toBe(200);
+    const again = await owner.client.post(`/api/executions/${runId}/complete`, ANSWERS);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('CONFLICT');
+    const bad = await owner.client.post(`/api/executions/${runId}/complete`, { responses: 'nope' });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('fails the run and refunds it once when the service answers 4xx', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    const runId = await startRun(user.client, wf.id);
+    w.service.handle(() => ({ status: 403, body: { error: 'bad token' } }));
+    const res = await user.client.post(`/api/executions/${runId}/complete`, ANSWERS);
+    expect(res.json()).toMatchObject({ status: 'failed', errorMessage: expect.stringContaining('403') });
+    expect(await ledgerRowsOfRun(w, runId, 'refund')).toHaveLength(1);
+    expect(await balanceOf(w, user.id)).toBe(5);
+    expect((await runRow(w, runId)).dispatchAttempts).toBe(1);
+  });
+
+  it('retries a 5xx at once and takes the result of the retry', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    const runId = await startRun(user.client, wf.id);
+    let calls = 0;
+    w.service.handle(() => {
+      calls += 1;
+      return calls === 1
+        ? { status: 503, body: { error: 'busy' } }
+        : { status: 200, body: { status: 'completed', output_data: { message: 'second time' } } };
+    });
+    const res = await user.client.post(`/api/executions/${runId}/complete`, ANSWERS);
+    expect(res.json()).toMatchObject({ status: 'completed', outputData: { message: 'second time' } });
+    expect(calls).toBe(2);
+    expect((await runRow(w, runId)).dispatchAttempts).toBe(2);
+  });
+
+  it('does not follow redirects: retries at about 0 s, 5 s and 5 min, then fails with a refund', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    const runId = await startRun(user.client, wf.id);
+    w.service.handle(() => ({ status: 302, headers: { location: `${w.service.url}/elsewhere` } }));
+    const before = w.service.calls.length;
+    const res = await user.client.post(`/api/executions/${runId}/complete`, ANSWERS);
+    expect(res.json().status).toBe('running');
+    expect(w.service.calls.length - before).toBe(2);
+    const row = await runRow(w, runId);
+    expect(row.nextDispatchAt!.getTime() - w.t.clock.now().getTime()).toBeGreaterThan(3_000);
+
+    // Not due yet: the job leaves it alone.
+    await deliverDueRuns(depsOf(w));
+    expect(w.service.calls.length - before).toBe(2);
+    w.t.clock.advance(5_000);
+    await deliverDueRuns(depsOf(w));
+    expect(w.service.calls.length - before).toBe(3);
+    w.t.clock.advance(5 * 60_000);
+    await deliverDueRuns(depsOf(w));
+    expect(w.service.calls.length - before).toBe(4);
+    expect(w.service.calls.some((c) => c.path === '/elsewhere')).toBe(false);
+    const ended = await user.client.get(`/api/executions/${runId}`);
+    expect(ended.json()).toMatchObject({ status: 'failed', errorMessage: expect.stringContaining('302') });
+    expect(await ledgerRowsOfRun(w, runId, 'refund')).toHaveLength(1);
+    expect(await balanceOf(w, user.id)).toBe(5);
+    w.t.clock.reset();
+  });
+});
+
+describe('expiry', () => {
+  it('expires a never-completed run and a run with no result after the timeout, refunding each once', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    const abandoned = await startRun(user.client, wf.id);
+    const waiting = await startRun(user.client, wf.id);
+    // The service keeps failing, so the run stays running with retries scheduled.
+    w.service.handle(() => ({ status: 500 }));
+    expect((await user.client.post(`/api/executions/${waiting}/complete`, ANSWERS)).json().status).toBe(
+      'running',
+    );
+    expect(await balanceOf(w, user.id)).toBe(3);
+
+    w.t.clock.advance(14 * 60_000);
+    await expireOverdueRuns(depsOf(w));
+    expect((await runRow(w, abandoned)).status).toBe('pending');
+
+    w.t.clock.advance(60_000 + 1_000);
+    await expireOverdueRuns(depsOf(w));
+    await expireOverdueRuns(depsOf(w));
+    for (const id of [abandoned, waiting]) {
+      const run = (await user.client.get(`/api/executions/${id}`)).json();
+      expect(run.status).toBe('expired');
+      expect(await ledgerRowsOfRun(w, id, 'refund')).toHaveLength(1);
+    }
+    expect(await balanceOf(w, user.id)).toBe(5);
+    w.t.clock.reset();
+  });
+
+  it('follows the configured timeout', async () => {
+    const { adminConfig } = await import('../../db/schema.js');
+    const { eq } = await import('drizzle-orm');
+    await w.t.database.db
+      .update(adminConfig)
+      .set({ value: 2 })
+      .where(eq(adminConfig.key, 'webhook_timeout_minutes'));
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    const runId = await startRun(user.client, wf.id);
+    w.t.clock.advance(2 * 60_000 + 1);
+    await expireOverdueRuns(depsOf(w));
+    expect((await runRow(w, runId)).status).toBe('expired');
+    await w.t.database.db
+      .update(adminConfig)
+      .set({ value: 15 })
+      .where(eq(adminConfig.key, 'webhook_timeout_minutes'));
+    w.t.clock.reset();
+  });
+});
+
+describe('settling exactly once', () => {
+  it('one final state and at most one refund when a success, a failure and the sweeper race', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    await grantCredits(w, user.id, 15);
+    for (let i = 0; i < 20; i += 1) {
+      const runId = await startRun(user.client, wf.id);
+      const { call, completion } = await completeAsync(w, user.client, runId);
+      // Make the run already overdue for the sweeper, then fire all three at once.
+      w.t.clock.advance(16 * 60_000);
+      const token = call.body.secret_token;
+      const [ok, failed] = await Promise.all([
+        postResult(w, {
+          execution_id: runId,
+          secret_token: token,
+          status: 'completed',
+          output_data: { n: i },
+        }),
+        postResult(w, {
+          execution_id: runId,
+          secret_token: token,
+          status: 'failed',
+          output_data: { message: 'x' },
+        }),
+        expireOverdueRuns(depsOf(w)),
+      ]);
+      w.t.clock.reset();
+      await completion;
+      const run = await runRow(w, runId);
+      const refunds = await ledgerRowsOfRun(w, runId, 'refund');
+      const winners = [ok.status, failed.status].filter((s) => s === 200).length;
+      expect(winners).toBeLessThanOrEqual(1);
+      expect([ok.status, failed.status].every((s) => s === 200 || s === 409)).toBe(true);
+      expect(refunds).toHaveLength(run.status === 'completed' ? 0 : 1);
+      expect(['completed', 'failed', 'expired']).toContain(run.status);
+    }
+    expect(await ledgerMismatches(w.t.database.db)).toEqual([]);
+  });
+});
+
+describe('history and events', () => {
+  it('lists only the caller’s runs, newest first, with the workflow name', async () => {
+    const wf = await addWorkflow(w, { name: { es: 'Historial', en: 'History' } });
+    const user = await signUpUser(w.t);
+    const other = await signUpUser(w.t);
+    const first = await startRun(user.client, wf.id);
+    w.t.clock.advance(1000);
+    const second = await startRun(user.client, wf.id);
+    w.t.clock.reset();
+    await startRun(other.client, wf.id);
+    const list = (await user.client.get('/api/executions')).json();
+    expect(list.map((r: { id: string }) => r.id)).toEqual([second, first]);
+    expect(list[0]).toMatchObject({ workflowName: { es: 'Historial', en: 'History' }, status: 'pending' });
+    const anonymous = await w.t.app.inject({ method: 'GET', url: '/api/executions' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('streams the run on each change until it ends', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    const runId = await startRun(user.client, wf.id);
+    const { call, completion } = await completeAsync(w, user.client, runId);
+    const stream = user.client.get(`/api/executions/${runId}/events`);
+    const progress = await postResult(w, {
+      execution_id: runId,
+      secret_token: call.body.secret_token,
+      status: 'running',
+      output_data: { message: 'Paso 1 de 2' },
+    });
+    expect(await progress.json()).toEqual({ ok: true, status: 'running' });
+    expect((await user.client.get(`/api/executions/${runId}`)).json()).toMatchObject({
+      status: 'running',
+      progressMessage: 'Paso 1 de 2',
+    });
+    await postResult(w, {
+      execution_id: runId,
+      secret_token: call.body.secret_token,
+      status: 'completed',
+      output_data: { message: 'fin' },
+    });
+    await completion;
+    const res = await stream;
+    expect(res.headers['content-type']).toMatch(/text\/event-stream/);
+    const events = res.body
+      .split('\n\n')
+      .filter((e) => e.startsWith('event: execution'))
+      .map((e) => JSON.parse(e.split('data: ')[1] ?? '{}') as { status: string });
+    expect(events.at(-1)?.status).toBe('completed');
+    const other = await signUpUser(w.t);
+    expect((await other.client.get(`/api/executions/${runId}/events`)).statusCode).toBe(404);
+  });
+});
+
+function depsOf(world: RunsWorld) {
+  return {
+    config: world.t.config,
+    database: world.t.database,
+    db: world.t.database.db,
+    now: world.t.clock.now,
+  };
+}
