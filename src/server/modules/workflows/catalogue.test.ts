@@ -1,0 +1,135 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userWorkflows } from '../../db/schema.js';
+import { signInAdmin, signUpUser, TestClient } from '../../test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
+import { createWorkflow } from './manage.js';
+import { ZWorkflowInput } from '../../../shared/contract/workflows.js';
+
+let t: TestApp;
+let adminId: string;
+beforeAll(async () => {
+  t = await buildTestApp();
+  const admin = await signInAdmin(t, TEST_ADMIN.email, TEST_ADMIN.password);
+  adminId = (await admin.get('/api/auth/me')).json().id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const add = (name: string, extra: Record<string, unknown> = {}) =>
+  createWorkflow(
+    t.database.db,
+    ZWorkflowInput.parse({
+      userId: adminId,
+      name: { es: `${name} es`, en: name },
+      description: { es: 'Descripción', en: 'Description' },
+      category: { es: 'Ventas', en: 'Sales' },
+      webhookUrl: 'https://hooks.example.com/x',
+      isPublic: true,
+      interactionType: 'chatbot',
+      welcomeMessage: { es: 'Hola', en: 'Hi' },
+      aiPrompt: 'Ask for the name',
+      ...extra,
+    }),
+  );
+
+const anonymous = () => new TestClient(t);
+
+describe('GET /api/workflows/public', () => {
+  it('shows active public workflows to everyone, and private ones to admins only', async () => {
+    const open = await add('Open');
+    const hidden = await add('Hidden', { isPublic: false });
+    const off = await add('Off', { isActive: false });
+    const names = (res: { json(): unknown }) =>
+      (res.json() as Array<{ name: { en: string } }>).map((w) => w.name.en);
+
+    const visitor = await anonymous().get('/api/workflows/public');
+    expect(visitor.statusCode).toBe(200);
+    expect(names(visitor)).toEqual(['Open']);
+    expect(visitor.json()[0]).toEqual({
+      id: open.id,
+      name: { es: 'Open es', en: 'Open' },
+      description: { es: 'Descripción', en: 'Description' },
+      category: { es: 'Ventas', en: 'Sales' },
+      interactionType: 'chatbot',
+      creditsPerExecution: 1,
+    });
+    const user = await signUpUser(t);
+    expect(names(await user.client.get('/api/workflows/public'))).toEqual(['Open']);
+    const admin = await signInAdmin(t, TEST_ADMIN.email, TEST_ADMIN.password);
+    expect(names(await admin.get('/api/workflows/public')).sort()).toEqual(['Hidden', 'Open']);
+    expect(hidden.id).not.toBe(off.id);
+  });
+
+  it('answers 304 to a matching If-None-Match, and a new ETag once the catalogue changes', async () => {
+    const first = await anonymous().get('/api/workflows/public');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const again = await anonymous().get('/api/workflows/public', { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+
+    const added = await add('Newest');
+    const changed = await anonymous().get('/api/workflows/public', { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.json()[0].name.en).toBe('Newest');
+
+    // A change made elsewhere (another instance, straight SQL) is seen too: the version lives in the database.
+    const etag2 = String(changed.headers.etag);
+    await t.database.db
+      .update(userWorkflows)
+      .set({ isActive: false, updatedAt: sql`now()` })
+      .where(eq(userWorkflows.id, added.id));
+    const after = await anonymous().get('/api/workflows/public', { 'if-none-match': etag2 });
+    expect(after.statusCode).toBe(200);
+    expect(after.json().map((w: { id: string }) => w.id)).not.toContain(added.id);
+    await t.database.db.delete(userWorkflows).where(eq(userWorkflows.id, added.id));
+    const afterDelete = await anonymous().get('/api/workflows/public', {
+      'if-none-match': String(after.headers.etag),
+    });
+    expect(afterDelete.statusCode).toBe(304);
+  });
+
+  it('gives admins and visitors different ETags', async () => {
+    const admin = await signInAdmin(t, TEST_ADMIN.email, TEST_ADMIN.password);
+    const a = await admin.get('/api/workflows/public');
+    const v = await anonymous().get('/api/workflows/public', { 'if-none-match': String(a.headers.etag) });
+    expect(v.statusCode).toBe(200);
+    expect(v.headers.etag).not.toBe(a.headers.etag);
+  });
+});
+
+describe('GET /api/workflows/public/{id}', () => {
+  it('returns what the execute screen needs, and 404 for unknown, inactive or (to users) private ones', async () => {
+    const survey = await add('Survey', {
+      interactionType: 'survey',
+      creditsPerExecution: 3,
+      surveyQuestions: [
+        { id: 'q1', question: { es: '¿Color?', en: 'Colour?' }, type: 'select', options: ['Rojo', 'Azul'] },
+      ],
+    });
+    const res = await anonymous().get(`/api/workflows/public/${survey.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: survey.id,
+      interactionType: 'survey',
+      creditsPerExecution: 3,
+      welcomeMessage: null,
+      surveyQuestions: [{ id: 'q1', type: 'select', options: ['Rojo', 'Azul'] }],
+    });
+    const hidden = await add('Private detail', { isPublic: false });
+    const off = await add('Inactive detail', { isActive: false });
+    const user = await signUpUser(t);
+    for (const id of [hidden.id, off.id, '00000000-0000-4000-8000-000000000000']) {
+      const r = await user.client.get(`/api/workflows/public/${id}`);
+      expect(r.statusCode).toBe(404);
+      expect(r.json().code).toBe('NOT_FOUND');
+    }
+    expect((await user.client.get('/api/workflows/public/not-a-uuid')).statusCode).toBe(400);
+    const admin = await signInAdmin(t, TEST_ADMIN.email, TEST_ADMIN.password);
+    expect((await admin.get(`/api/workflows/public/${hidden.id}`)).statusCode).toBe(200);
+    expect((await admin.get(`/api/workflows/public/${off.id}`)).statusCode).toBe(404);
+  });
+});
