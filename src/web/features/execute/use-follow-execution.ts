@@ -20,7 +20,7 @@ export function useFollowExecution(executionId: string | null, active: boolean):
   useEffect(() => {
     if (!active || !executionId || ended || streamBroken) return;
     const source = new EventSource(`/api/executions/${encodeURIComponent(executionId)}/events`);
-    source.onmessage = (event: MessageEvent<string>) => {
+    const onRun = (event: MessageEvent<string>) => {
       try {
         const next = JSON.parse(event.data) as TExecution;
         if (next && typeof next === 'object' && next.id === executionId) {
@@ -31,6 +31,9 @@ export function useFollowExecution(executionId: string | null, active: boolean):
         // A line we cannot read is skipped: the next event, or the polling fallback, carries the state.
       }
     };
+    // The server names its events `execution`; unnamed ones are read the same way.
+    source.addEventListener('execution', onRun);
+    source.onmessage = onRun;
     source.onerror = () => {
       source.close();
       setStreamBroken(true);

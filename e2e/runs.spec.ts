@@ -1,0 +1,310 @@
+import { readFileSync } from 'node:fs';
+import { expect, request, test, type Page } from '@playwright/test';
+import { E2E_ADMIN } from '../playwright.config.js';
+import { expectAccessible, screenshot, signUpViaApi } from './fixtures.js';
+
+type Lng = 'en' | 'es';
+interface Demo {
+  id: string;
+  name: { en: string; es: string };
+  interactionType: 'chatbot' | 'survey';
+  creditsPerExecution: number;
+}
+
+/** The seeded demo workflows by their service's path (/demo-hooks/<slug>), read through the admin API. */
+async function demoWorkflows(baseURL: string): Promise<Record<string, Demo>> {
+  const admin = await request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
+  const signIn = await admin.post('/api/auth/signin', { data: E2E_ADMIN });
+  expect(signIn.ok()).toBe(true);
+  const list = await admin.get('/api/admin/workflows?limit=500');
+  expect(list.ok()).toBe(true);
+  const rows = (await list.json()) as Array<Demo & { webhookUrl: string }>;
+  await admin.dispose();
+  const bySlug: Record<string, Demo> = {};
+  for (const row of rows) {
+    const slug = /\/demo-hooks\/([\w-]+)/.exec(row.webhookUrl)?.[1];
+    if (slug) bySlug[slug] = row;
+  }
+  return bySlug;
+}
+
+let demos: Record<string, Demo>;
+const demo = (slug: string): Demo => {
+  const found = demos[slug];
+  if (!found) throw new Error(`demo workflow ${slug} is not seeded`);
+  return found;
+};
+
+test.beforeAll(async ({ baseURL }) => {
+  demos = await demoWorkflows(baseURL ?? '');
+});
+
+const TEXT = {
+  en: {
+    execute: 'Execute',
+    completed: 'Workflow completed',
+    finished: 'Workflow finished with an error',
+    missing: 'Please answer this question.',
+    submit: 'Submit answers',
+    statusCompleted: 'Completed',
+    statusFailed: 'Failed',
+    download: 'Download',
+    overlay: 'Sign in to run workflows',
+  },
+  es: {
+    execute: 'Ejecutar',
+    completed: 'Workflow completado',
+    finished: 'Workflow finalizado con un error',
+    missing: 'Responde a esta pregunta, por favor.',
+    submit: 'Enviar respuestas',
+    statusCompleted: 'Completado',
+    statusFailed: 'Fallido',
+    download: 'Descargar',
+    overlay: 'Inicia sesión para ejecutar workflows',
+  },
+} as const;
+
+const badge = (page: Page) => page.getByTestId('credits-badge').filter({ visible: true });
+
+/** From the catalogue, the way a person does it: the card's Execute button. */
+async function openFromCatalogue(page: Page, workflow: Demo, lng: Lng): Promise<void> {
+  await page.goto(`/workflows?lng=${lng}`);
+  await page.getByRole('button', { name: `${TEXT[lng].execute} ${workflow.name[lng]}`, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/workflows/${workflow.id}/execute$`));
+}
+
+/** Answers the assistant until it ends the conversation (it says so with its completion marker). */
+async function chatToTheEnd(page: Page, answers: string[]): Promise<void> {
+  const input = page.locator('#chat-input');
+  const assistant = page.locator('[role=log] [data-role=assistant]');
+  await expect(assistant).toHaveCount(1);
+  for (let i = 0; i < 8; i++) {
+    await expect(input).toBeEnabled();
+    const before = await assistant.count();
+    await input.fill(answers[i % answers.length] ?? 'Yes');
+    await input.press('Enter');
+    await expect(assistant).toHaveCount(before + 1, { timeout: 20_000 });
+    if (await input.isDisabled()) return;
+  }
+  throw new Error('the assistant never ended the conversation');
+}
+
+/** Fills every question of the survey form with a plausible answer of its type. */
+async function fillSurvey(page: Page): Promise<void> {
+  const form = page.locator('form');
+  for (const field of await form.locator('input[type=text], textarea').all()) await field.fill('Acme Bakery');
+  for (const field of await form.locator('input[type=number]').all()) await field.fill('42');
+  for (const select of await form.locator('select').all()) await select.selectOption({ index: 1 });
+  const boxes = form.locator('input[type=checkbox]');
+  if ((await boxes.count()) > 0) await boxes.first().check();
+}
+
+test('visitors see the catalogue blurred behind an overlay that leads to sign-up and sign-in', async ({
+  page,
+}) => {
+  await page.goto('/workflows?lng=en');
+  const overlay = page.getByRole('region', { name: TEXT.en.overlay });
+  await expect(overlay).toBeVisible();
+  const grid = page.getByTestId('catalogue-grid');
+  await expect(grid).toHaveAttribute('aria-hidden', 'true');
+  await expect(grid).toHaveAttribute('inert', '');
+  await expect(page.getByRole('button', { name: /^Execute / })).toHaveCount(0);
+  await expectAccessible(page);
+  await screenshot(page, 'runs-catalogue-visitor-en-1280');
+  await overlay.getByRole('link', { name: 'Create a free account' }).click();
+  await expect(page).toHaveURL(/\/signup$/);
+  await page.goto('/workflows?lng=es');
+  await page
+    .getByRole('region', { name: TEXT.es.overlay })
+    .getByRole('link', { name: 'Ya tengo una cuenta' })
+    .click();
+  await expect(page).toHaveURL(/\/signin$/);
+});
+
+for (const lng of ['es', 'en'] as const) {
+  test(`a new user runs the chat demo to a summary and the survey demo to a CSV file (${lng})`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const t = TEXT[lng];
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/?lng=${lng}`);
+    await signUpViaApi(page, lng === 'es' ? 'Lucía Prueba' : 'Liam Tester');
+
+    // The catalogue: search and the category filter narrow the grid.
+    await page.goto(`/workflows?lng=${lng}`);
+    await expect(badge(page)).toHaveText('5');
+    const chat = demo('chat-summary');
+    const survey = demo('survey-csv');
+    await page.getByRole('searchbox').fill(chat.name[lng].toUpperCase());
+    await expect(page.getByTestId('workflow-card')).toHaveCount(1);
+    await expect(page.getByTestId('workflow-card')).toContainText(chat.name[lng]);
+    await page.getByRole('searchbox').fill('zzz-nothing-matches');
+    await expect(
+      page.getByText(lng === 'es' ? 'No se encontraron workflows' : 'No workflows found'),
+    ).toBeVisible();
+    await page.getByRole('searchbox').fill('');
+    await expectAccessible(page);
+    await screenshot(page, `runs-catalogue-${lng}-1280`);
+
+    // Chat: Enter sends, Shift+Enter breaks the line, blanks are not sent.
+    await openFromCatalogue(page, chat, lng);
+    const input = page.locator('#chat-input');
+    await expect(input).toBeEnabled();
+    await expect(badge(page)).toHaveText('4');
+    await input.fill('   ');
+    await input.press('Enter');
+    await expect(page.locator('[role=log] [data-role=user]')).toHaveCount(0);
+    await input.fill('');
+    await input.pressSequentially('Line one');
+    await input.press('Shift+Enter');
+    await input.pressSequentially('line two');
+    await expect(input).toHaveValue('Line one\nline two');
+    await expectAccessible(page);
+    await screenshot(page, `runs-chat-${lng}-1280`);
+    await input.press('Enter');
+    await expect(page.locator('[role=log] [data-role=user]').first()).toHaveText(/Line one\s+line two/);
+    await chatToTheEnd(page, ['A bakery that sells bread to cafés', 'Ten cafés a week', 'Friendly, short']);
+    await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 45_000 });
+    await expect(page.getByRole('heading', { name: t.completed })).toBeVisible();
+    await expect(page.getByTestId('result-json')).toContainText('bakery');
+    await expectAccessible(page);
+    await screenshot(page, `runs-result-chat-${lng}-1280`);
+    await expect(badge(page)).toHaveText('4');
+
+    // Survey: required answers are enforced, then the result is a CSV to download.
+    await openFromCatalogue(page, survey, lng);
+    await expect(page.getByRole('button', { name: t.submit })).toBeVisible();
+    await expect(badge(page)).toHaveText('3');
+    await page.getByRole('button', { name: t.submit }).click();
+    await expect(page.getByText(t.missing).first()).toBeVisible();
+    await expect(page.locator('[aria-invalid=true]').first()).toBeFocused();
+    await expectAccessible(page);
+    await screenshot(page, `runs-survey-${lng}-1280`);
+    await fillSurvey(page);
+    await expect(page.getByText(t.missing)).toHaveCount(0);
+    await page.getByRole('button', { name: t.submit }).click();
+    await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 45_000 });
+    await expect(page.getByRole('heading', { name: t.completed })).toBeVisible();
+    await expect(page.getByTestId('result-filename')).toHaveText(/\.csv$/);
+    await expect(page.getByText(lng === 'es' ? 'Archivo CSV' : 'CSV file')).toBeVisible();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('result-download').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.csv$/);
+    const csv = readFileSync(await download.path(), 'utf8');
+    expect(csv).toContain('Acme Bakery');
+    await screenshot(page, `runs-result-survey-${lng}-1280`);
+    await expect(badge(page)).toHaveText('3');
+
+    // History: both runs, completed, with the file's download link.
+    await page.goto(`/my-workflows?lng=${lng}`);
+    const rows = page.getByTestId('execution-row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.filter({ hasText: chat.name[lng] })).toContainText(t.statusCompleted);
+    const surveyRow = rows.filter({ hasText: survey.name[lng] });
+    await expect(surveyRow).toContainText(t.statusCompleted);
+    await expect(surveyRow.getByRole('link', { name: new RegExp(t.download) })).toHaveAttribute(
+      'href',
+      /^\/result\//,
+    );
+    await expectAccessible(page);
+    await screenshot(page, `runs-my-executions-${lng}-1280`);
+  });
+}
+
+test('the failing demo workflow ends failed with its error, and the credit comes back', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/?lng=en');
+  await signUpViaApi(page, 'Fiona Failure');
+  const failing = demo('always-fails');
+  await openFromCatalogue(page, failing, 'en');
+  if (failing.interactionType === 'chatbot') await chatToTheEnd(page, ['Sync my stock', 'All warehouses']);
+  else {
+    await expect(page.getByRole('button', { name: TEXT.en.submit })).toBeVisible();
+    await fillSurvey(page);
+    await page.getByRole('button', { name: TEXT.en.submit }).click();
+  }
+  await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByRole('heading', { name: TEXT.en.finished })).toBeVisible();
+  await expect(page.getByTestId('result-error')).toContainText('inventory');
+  await expect(page.getByText('returned to your balance')).toBeVisible();
+  await expect(badge(page)).toHaveText('5');
+  await screenshot(page, 'runs-result-failed-en-1280');
+  await page.goto('/my-workflows?lng=en');
+  await expect(page.getByTestId('execution-row')).toContainText(TEXT.en.statusFailed);
+});
+
+test('someone without credits gets the insufficient-credits dialog and can go buy some', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/?lng=en');
+  await signUpViaApi(page, 'Penny Less');
+  const chat = demo('chat-summary');
+  // Spend the free credits by starting runs through the API until the server says 402.
+  const origin = new URL(page.url()).origin;
+  let status = 201;
+  for (let i = 0; i < 10 && status === 201; i++) {
+    status = (
+      await page.request.post('/api/executions/start', { data: { workflowId: chat.id }, headers: { origin } })
+    ).status();
+  }
+  expect(status).toBe(402);
+  await page.goto(`/workflows/${chat.id}/execute?lng=en`);
+  const dialog = page.getByRole('dialog', { name: 'Insufficient credits' });
+  await expect(dialog).toBeVisible();
+  const needs = chat.creditsPerExecution;
+  await expect(dialog.getByTestId('required-credits')).toHaveText(
+    `This workflow needs ${needs} credit${needs === 1 ? '' : 's'}`,
+  );
+  await expectAccessible(page);
+  await dialog.getByRole('button', { name: 'Buy credits' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await page.goto('/workflows?lng=en');
+  await page.getByRole('button', { name: `Execute ${chat.name.en}`, exact: true }).click();
+  await expect(page.getByText('You need at least 1 credit to run a workflow.')).toBeVisible();
+  await expect(page).toHaveURL(/\/workflows\?lng=en$/);
+});
+
+test('an unknown workflow shows not found with a way back', async ({ page }) => {
+  await page.goto('/?lng=en');
+  await signUpViaApi(page);
+  await page.goto('/workflows/00000000-0000-4000-8000-000000000000/execute?lng=en');
+  await expect(page.getByRole('heading', { name: 'Workflow not found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to workflows' }).click();
+  await expect(page).toHaveURL(/\/workflows$/);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test('catalogue, chat, survey, result and history fit a 390 px screen', async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.goto('/?lng=es');
+    await signUpViaApi(page, 'Pablo Móvil');
+    await page.goto('/workflows?lng=es');
+    await expect(page.getByTestId('workflow-card').first()).toBeVisible();
+    await screenshot(page, 'runs-catalogue-es-390');
+
+    await openFromCatalogue(page, demo('chat-summary'), 'es');
+    await expect(page.locator('#chat-input')).toBeEnabled();
+    await chatToTheEnd(page, ['Una panadería', 'Diez cafeterías', 'Breve']);
+    await screenshot(page, 'runs-chat-es-390');
+    await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 45_000 });
+
+    await openFromCatalogue(page, demo('survey-csv'), 'es');
+    await page.getByRole('button', { name: TEXT.es.submit }).click();
+    await expect(page.getByText(TEXT.es.missing).first()).toBeVisible();
+    await screenshot(page, 'runs-survey-es-390');
+    await fillSurvey(page);
+    await page.getByRole('button', { name: TEXT.es.submit }).click();
+    await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 45_000 });
+    await screenshot(page, 'runs-result-es-390');
+
+    await page.goto('/my-workflows?lng=es');
+    await expect(page.getByTestId('execution-card')).toHaveCount(2);
+    const width = await page.locator('html').evaluate((el) => el.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+    await expectAccessible(page);
+    await screenshot(page, 'runs-my-executions-es-390');
+  });
+});
