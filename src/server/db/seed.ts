@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { CATEGORIES } from '../../shared/contract/categories.js';
 import type { Config } from '../config.js';
+import { seedDemoWorkflows } from '../demo-hooks/seed-demo-workflows.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 import { createAccount } from '../modules/auth/service.js';
 import { seedConfig } from '../modules/settings/service.js';
@@ -15,13 +16,20 @@ export interface SeedResult {
   demoAdmin?: { email: string; password: string };
 }
 
-/** Idempotent first-start data: categories, live config, the first admin. */
+/** Idempotent first-start data: categories, live config, the first admin, the demo workflows. */
 export async function seed(db: Db, config: Config): Promise<SeedResult> {
   await db
     .insert(categories)
     .values(CATEGORIES.map((c, i) => ({ key: c.key, name: c.name, sortOrder: i })))
     .onConflictDoNothing();
   await seedConfig(db);
+  const result = await seedFirstAdmin(db, config);
+  // After the admin: the demo workflows belong to the first one.
+  if (config.demoWorkflows) await seedDemoWorkflows(db, config);
+  return result;
+}
+
+async function seedFirstAdmin(db: Db, config: Config): Promise<SeedResult> {
   if (config.admin) {
     await ensureAdmin(db, config.admin.email, config.admin.password, 'keep');
     return {};
