@@ -107,3 +107,15 @@ export const ACCOUNT_PAGE_CARDS = [
   { id: 'pro', name: 'Pro', credits: 50, priceUsd: 20, bonusCredits: 5, popular: true },
   { id: 'enterprise', name: 'Enterprise', credits: 300, priceUsd: 100, bonusCredits: 30, popular: false },
 ] as const;
+
+/** A dollar price in the display language's format ("$12", "$0.35"; "12 US$" in Spanish). */
+export function formatUsd(amount: number | string, language: string): string {
+  const value = Number(amount);
+  const digits = Number.isInteger(value) ? 0 : 2;
+  return new Intl.NumberFormat(language.startsWith('es') ? 'es-ES' : 'en-US', {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(value);
+}

@@ -1,0 +1,83 @@
+import { CalendarClock } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Dialog } from '../../components/ui/dialog';
+import { toast } from '../../components/ui/toast';
+import { useCancelSubscription } from './api/cancel-subscription';
+import { useSubscription } from './api/get-subscription';
+import { formatDate, formatUsd } from './format';
+
+/** The active monthly plan, with a cancel button behind a confirmation; nothing when there is none. */
+export function SubscriptionPanel() {
+  const { t, i18n } = useTranslation('account');
+  const { t: tc } = useTranslation();
+  const { data: subscription } = useSubscription();
+  const cancel = useCancelSubscription();
+  const [confirming, setConfirming] = useState(false);
+  if (!subscription) return null;
+
+  const doCancel = () =>
+    cancel.mutate(undefined, {
+      onSuccess: () => {
+        setConfirming(false);
+        toast({ title: t('subscription.cancelled'), variant: 'success' });
+      },
+      onError: (err) =>
+        toast({ title: t('subscription.cancelError'), description: err.message, variant: 'destructive' }),
+    });
+
+  return (
+    <Card
+      className="flex flex-col gap-4 p-6 sm:flex-row sm:items-center sm:justify-between"
+      data-testid="subscription"
+    >
+      <div className="flex items-start gap-3">
+        <div className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-brand-100 text-brand-700">
+          <CalendarClock className="size-5" aria-hidden="true" />
+        </div>
+        <div>
+          <h2 className="font-semibold text-slate-900">{t('subscription.heading')}</h2>
+          <p className="text-sm text-slate-800">
+            {t('subscription.summary', {
+              plan: subscription.planName,
+              credits: subscription.creditsPerMonth,
+              bonus: subscription.bonusCredits,
+              price: formatUsd(subscription.priceUsd, i18n.language),
+            })}
+          </p>
+          <p className="text-sm text-slate-700">
+            {t('subscription.nextRenewal', {
+              date:
+                formatDate(subscription.nextRenewalDate, i18n.language, false) ??
+                t('history.dateUnavailable'),
+            })}
+          </p>
+          {subscription.provider === 'demo' ? (
+            <p className="mt-1 text-xs text-slate-700">{t('subscription.demo')}</p>
+          ) : null}
+        </div>
+      </div>
+      <Button variant="secondary" onClick={() => setConfirming(true)} className="shrink-0">
+        {t('subscription.cancel')}
+      </Button>
+      <Dialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={t('subscription.confirmTitle', { plan: subscription.planName })}
+        description={t('subscription.confirmBody')}
+        closeLabel={tc('close')}
+      >
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Button variant="secondary" onClick={() => setConfirming(false)}>
+            {t('subscription.keep')}
+          </Button>
+          <Button variant="destructive" onClick={doCancel} disabled={cancel.isPending}>
+            {cancel.isPending ? t('subscription.cancelling') : t('subscription.confirm')}
+          </Button>
+        </div>
+      </Dialog>
+    </Card>
+  );
+}

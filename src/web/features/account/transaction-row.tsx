@@ -1,0 +1,93 @@
+import { ArrowDownRight, ArrowUpRight, ChevronDown } from 'lucide-react';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { pickLanguage } from '../../../shared/contract/common';
+import type { TUserTransaction } from '../../../shared/contract/credits';
+import { cn } from '../../lib/utils';
+import { formatDate, formatUsd, signedAmount } from './format';
+
+/** One ledger row: a summary line that expands to type, workflow, date, signed amount and notes. */
+export function TransactionRow({ tx }: { tx: TUserTransaction }) {
+  const { t, i18n } = useTranslation('account');
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
+  const positive = tx.amount > 0;
+  const typeLabel = t(`history.types.${tx.transaction_type}`);
+  const workflow = tx.workflow_name
+    ? pickLanguage(tx.workflow_name, i18n.language)
+    : tx.workflow_deleted
+      ? t('history.workflowDeleted')
+      : null;
+  const date = formatDate(tx.created_at, i18n.language) ?? t('history.dateUnavailable');
+  const summary = workflow ?? tx.plan_name ?? tx.notes ?? typeLabel;
+  const amountClass = positive ? 'text-green-700' : 'text-red-700';
+
+  return (
+    <li className="border-b border-slate-200 last:border-b-0" data-testid="transaction">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={detailsId}
+        onClick={() => setOpen((o) => !o)}
+        className="flex w-full items-center gap-3 px-4 py-3 text-left hover:bg-slate-50 focus-visible:bg-slate-50 sm:px-6"
+      >
+        <span
+          aria-hidden="true"
+          className={cn(
+            'flex size-9 shrink-0 items-center justify-center rounded-full',
+            positive ? 'bg-green-100 text-green-800' : 'bg-red-100 text-red-800',
+          )}
+        >
+          {positive ? <ArrowUpRight className="size-4" /> : <ArrowDownRight className="size-4" />}
+        </span>
+        <span className="min-w-0 flex-1">
+          <span className="block truncate text-sm font-medium text-slate-900">{summary}</span>
+          <span className="block text-xs text-slate-700">
+            {typeLabel} · {date}
+          </span>
+        </span>
+        <span className={cn('shrink-0 text-sm font-semibold tabular-nums', amountClass)}>
+          {signedAmount(tx.amount)}
+        </span>
+        <ChevronDown
+          aria-hidden="true"
+          className={cn('size-4 shrink-0 text-slate-600 transition-transform', open && 'rotate-180')}
+        />
+        <span className="sr-only">{t('history.showDetails')}</span>
+      </button>
+      {open ? (
+        <dl
+          id={detailsId}
+          className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 bg-slate-50 px-4 py-4 text-sm sm:grid-cols-[10rem_1fr] sm:px-6"
+        >
+          <dt className="font-medium text-slate-700">{t('history.details.type')}</dt>
+          <dd className="text-slate-900">{typeLabel}</dd>
+          {workflow ? (
+            <>
+              <dt className="font-medium text-slate-700">{t('history.details.workflow')}</dt>
+              <dd className={cn('text-slate-900', tx.workflow_deleted && 'italic')}>{workflow}</dd>
+            </>
+          ) : null}
+          {tx.plan_name ? (
+            <>
+              <dt className="font-medium text-slate-700">{t('history.details.plan')}</dt>
+              <dd className="text-slate-900">{tx.plan_name}</dd>
+            </>
+          ) : null}
+          {tx.usd_amount ? (
+            <>
+              <dt className="font-medium text-slate-700">{t('history.details.paid')}</dt>
+              <dd className="text-slate-900">{formatUsd(tx.usd_amount, i18n.language)}</dd>
+            </>
+          ) : null}
+          <dt className="font-medium text-slate-700">{t('history.details.date')}</dt>
+          <dd className="text-slate-900">{date}</dd>
+          <dt className="font-medium text-slate-700">{t('history.details.amount')}</dt>
+          <dd className={cn('font-semibold tabular-nums', amountClass)}>{signedAmount(tx.amount)}</dd>
+          <dt className="font-medium text-slate-700">{t('history.details.notes')}</dt>
+          <dd className="break-words text-slate-900">{tx.notes || t('history.noNotes')}</dd>
+        </dl>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,39 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  CREDITS_PATHS,
+  type TPurchaseRequest,
+  type TPurchaseResponse,
+} from '../../../../shared/contract/credits';
+import { apiPost } from '../../../lib/api';
+import { ME_KEY } from '../../../lib/session';
+
+export interface PurchaseInput {
+  body: TPurchaseRequest;
+  /** The same key for a repeated attempt at the same purchase, so it is never granted twice. */
+  idempotencyKey: string;
+}
+
+/** Buys a plan; on success the balance badge, the history and the monthly plan refresh. */
+export function usePurchaseCredits() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, idempotencyKey }: PurchaseInput) =>
+      apiPost<TPurchaseResponse>(CREDITS_PATHS.purchase, body, { 'idempotency-key': idempotencyKey }),
+    onSuccess: async (answer) => {
+      if (answer.status !== 'completed') return;
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ME_KEY }),
+        queryClient.invalidateQueries({ queryKey: [CREDITS_PATHS.transactions] }),
+        queryClient.invalidateQueries({ queryKey: [CREDITS_PATHS.subscription] }),
+      ]);
+    },
+  });
+}
+
+/** A fresh key for a new purchase attempt (randomUUID needs a secure context, so fall back to random bytes). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
+    '',
+  );
+}
