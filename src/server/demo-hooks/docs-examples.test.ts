@@ -1,0 +1,114 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+
+// The examples builders copy from the docs must verify what the app really sends: a compact JSON body
+// signed per Standard Webhooks (signed here with the standardwebhooks library, as an independent check).
+const root = new URL('../../../', import.meta.url);
+const secret = `whsec_${Buffer.alloc(32, 42).toString('base64')}`;
+const body = JSON.stringify({
+  workflow_id: '6f0f7c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f',
+  execution_id: '7a0f7c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f',
+  user_id: '8b0f7c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f',
+  secret_token: 'run-token',
+  responses: [
+    { question: '¿Qué valoraste más?', answer: ['Precio', 'Rapidez "ya"'] },
+    { question: 'Comments', answer: 'Ünïcode ✓ and \\ backslash\nnew line' },
+  ],
+  language: 'es',
+  callback_url: 'https://flujo.example.com/api/workflow-result',
+});
+
+function signedHeaders(payload: string, key = secret): Record<string, string> {
+  const now = new Date();
+  return {
+    'webhook-id': 'msg_test',
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': new Webhook(key).sign('msg_test', now, payload),
+  };
+}
+
+describe('docs/examples/n8n-flujo-workflow.json', () => {
+  const workflow = JSON.parse(
+    readFileSync(new URL('docs/examples/n8n-flujo-workflow.json', root), 'utf8'),
+  ) as {
+    nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
+    connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+  };
+  const codeNode = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.code');
+  const jsCode = String(codeNode?.parameters.jsCode).replace(
+    'whsec_PASTE_THE_WORKFLOW_SIGNING_SECRET_HERE',
+    secret,
+  );
+  const runCodeNode = (headers: Record<string, string>, parsedBody: unknown) => {
+    const input = { first: () => ({ json: { headers, body: parsedBody } }) };
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- running the example exactly as n8n would
+    const node = new Function('$input', 'require', jsCode) as (i: unknown, r: NodeJS.Require) => unknown;
+    return node(input, createRequire(import.meta.url)) as Array<{
+      json: { body: unknown; result: Record<string, unknown> };
+    }>;
+  };
+
+  it('chains webhook -> code -> HTTP request posting to the callback_url', () => {
+    expect(workflow.nodes.map((n) => n.type)).toEqual([
+      'n8n-nodes-base.webhook',
+      'n8n-nodes-base.code',
+      'n8n-nodes-base.httpRequest',
+    ]);
+    expect(workflow.connections['Flujo webhook']?.main[0]?.[0]?.node).toBe(codeNode?.name);
+    const http = workflow.nodes[2]?.parameters;
+    expect(http?.url).toBe('={{ $json.body.callback_url }}');
+    expect(http?.method).toBe('POST');
+  });
+
+  it("accepts the app's signed call (n8n hands it the parsed body) and builds a contract result", () => {
+    const [item] = runCodeNode(signedHeaders(body), JSON.parse(body));
+    expect(item?.json.result).toMatchObject({
+      execution_id: '7a0f7c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f',
+      secret_token: 'run-token',
+      status: 'completed',
+      output_type: 'text',
+    });
+    expect(String((item?.json.result.output_data as { message: string }).message)).toContain(
+      '¿Qué valoraste más?: Precio, Rapidez "ya"',
+    );
+  });
+
+  it('stops on a wrong secret or a changed body', () => {
+    const wrong = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+    expect(() => runCodeNode(signedHeaders(body, wrong), JSON.parse(body))).toThrow(
+      'Invalid Flujo signature',
+    );
+    const changed = { ...(JSON.parse(body) as object), secret_token: 'other' };
+    expect(() => runCodeNode(signedHeaders(body), changed)).toThrow('Invalid Flujo signature');
+  });
+});
+
+describe('docs/webhook-contract.md Node.js snippet', () => {
+  const markdown = readFileSync(new URL('docs/webhook-contract.md', root), 'utf8');
+  const snippet = /```js\n([\s\S]*?)```/.exec(markdown)?.[1] ?? '';
+  const source = snippet.replace(/^import .*$/m, '').replace('export function', 'function');
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- running the documented snippet as written
+  const verify = new Function('createHmac', 'timingSafeEqual', `${source}\nreturn verifyFlujoSignature;`)(
+    createHmac,
+    timingSafeEqual,
+  ) as (s: string, h: Record<string, string>, raw: string) => boolean;
+
+  it('verifies a real signature and refuses a forged or stale one', () => {
+    expect(verify(secret, signedHeaders(body), body)).toBe(true);
+    expect(verify(secret, signedHeaders(body), body.replace('run-token', 'forged'))).toBe(false);
+    const stale = {
+      ...signedHeaders(body),
+      'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 600),
+    };
+    expect(verify(secret, stale, body)).toBe(false);
+    // During a rotation the header carries two signatures; either secret verifies.
+    const other = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+    const both = signedHeaders(body);
+    both['webhook-signature'] =
+      `${signedHeaders(body, other)['webhook-signature']} ${both['webhook-signature']}`;
+    expect(verify(secret, both, body)).toBe(true);
+  });
+});
