@@ -44,7 +44,7 @@ describe('docs/examples/n8n-flujo-workflow.json', () => {
   );
   const runCodeNode = (headers: Record<string, string>, parsedBody: unknown) => {
     const input = { first: () => ({ json: { headers, body: parsedBody } }) };
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- running the example exactly as n8n would
+    // Runs the example exactly as n8n would: the code as a function body with $input and require.
     const node = new Function('$input', 'require', jsCode) as (i: unknown, r: NodeJS.Require) => unknown;
     return node(input, createRequire(import.meta.url)) as Array<{
       json: { body: unknown; result: Record<string, unknown> };
@@ -90,7 +90,7 @@ describe('docs/webhook-contract.md Node.js snippet', () => {
   const markdown = readFileSync(new URL('docs/webhook-contract.md', root), 'utf8');
   const snippet = /```js\n([\s\S]*?)```/.exec(markdown)?.[1] ?? '';
   const source = snippet.replace(/^import .*$/m, '').replace('export function', 'function');
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- running the documented snippet as written
+  // Runs the documented snippet as written, with the imports it names passed in.
   const verify = new Function('createHmac', 'timingSafeEqual', `${source}\nreturn verifyFlujoSignature;`)(
     createHmac,
     timingSafeEqual,
