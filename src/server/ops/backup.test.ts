@@ -1,38 +1,59 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { seed } from '../db/seed.js';
 import { queryRows } from '../db/sql-helpers.js';
 import { signup } from '../modules/auth/service.js';
 import { backupPglite, restorePglite } from './backup.js';
+import { runBackupCli } from './backup-cli.js';
+
+// Opening PGlite data directories and starting the CLI under tsx are slow on a busy 2-core machine.
+const SLOW = 180_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'flujo-backup-test-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dataDir = join(dir, 'data');
+const source = join(dataDir, 'pglite');
+let before: Record<string, string>;
 
-async function rowCounts(database: Database): Promise<Record<string, number>> {
+/** Per table: its row count and a digest of every row's content, so "every row came back" is checked. */
+async function rowCounts(database: Database): Promise<Record<string, string>> {
   const tables = await queryRows<{ table_name: string }>(
     database.db,
     sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
   );
-  const counts: Record<string, number> = {};
+  const counts: Record<string, string> = {};
   for (const { table_name } of tables) {
-    const [row] = await queryRows<{ n: number }>(
+    const [row] = await queryRows<{ n: number; digest: string }>(
       database.db,
-      sql`select count(*)::int as n from ${sql.identifier(table_name)}`,
+      sql`select count(*)::int as n, md5(coalesce(string_agg(t::text, ',' order by t::text), '')) as digest
+          from ${sql.identifier(table_name)} t`,
     );
-    counts[table_name] = row?.n ?? -1;
+    counts[table_name] = `${row?.n ?? -1} rows, ${row?.digest ?? ''}`;
   }
   return counts;
 }
 
-describe('embedded database backup', () => {
-  it('restores a backup with every row of every table', async () => {
-    const source = join(dir, 'source');
-    const original = await openDatabase({ kind: 'pglite', dataDir: source });
+async function countsIn(pgliteDir: string): Promise<Record<string, string>> {
+  const database = await openDatabase({ kind: 'pglite', dataDir: pgliteDir });
+  try {
+    return await rowCounts(database);
+  } finally {
+    await database.close();
+  }
+}
+
+beforeAll(async () => {
+  // Start from the suite's migrated template when there is one: creating a PGlite cluster costs seconds.
+  const template = inject('pgliteTemplateFile');
+  if (template) await restorePglite(template, source);
+  const original = await openDatabase({ kind: 'pglite', dataDir: source });
+  try {
     await seed(
       original.db,
       loadConfig({
@@ -48,31 +69,105 @@ describe('embedded database backup', () => {
         fullName: `B ${i}`,
       });
     }
-    const before = await rowCounts(original);
+    before = await rowCounts(original);
+  } finally {
     await original.close();
-    expect(before.users).toBe(4);
-    expect(before.credit_transactions).toBe(4);
+  }
+  expect(before.users).toMatch(/^4 rows/);
+  expect(before.credit_transactions).toMatch(/^4 rows/);
+}, SLOW);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-    const file = join(dir, 'backup.tar.gz');
-    expect(await backupPglite(source, file)).toBeGreaterThan(1000);
-    const target = join(dir, 'restored');
-    await restorePglite(file, target);
-    const restored = await openDatabase({ kind: 'pglite', dataDir: target });
-    try {
-      expect(await rowCounts(restored)).toEqual(before);
-      const [user] = await queryRows<{ email: string }>(
-        restored.db,
-        sql`select email from users where email = 'backup-2@test.example'`,
-      );
-      expect(user?.email).toBe('backup-2@test.example');
-    } finally {
-      await restored.close();
-    }
+describe('embedded database backup: refusals', () => {
+  it('refuses to restore over a directory that holds data, and leaves it as it was', async () => {
+    const occupied = join(dir, 'occupied');
+    mkdirSync(occupied);
+    writeFileSync(join(occupied, 'keep.txt'), 'mine');
+    await expect(restorePglite(join(dir, 'any.tar.gz'), occupied)).rejects.toThrow(/not empty/);
+    expect(readdirSync(occupied)).toEqual(['keep.txt']);
   });
 
-  it('refuses to restore over a directory that holds data', async () => {
-    await expect(restorePglite(join(dir, 'backup.tar.gz'), join(dir, 'restored'))).rejects.toThrow(
-      /not empty/,
+  it(
+    'refuses a file that is not a backup and leaves no database behind',
+    async () => {
+      const bogus = join(dir, 'bogus.tar.gz');
+      writeFileSync(bogus, 'this is not a tarball');
+      const target = join(dir, 'bogus-target');
+      await expect(restorePglite(bogus, target)).rejects.toThrow(/not a usable Flujo backup/);
+      expect(existsSync(join(target, 'PG_VERSION'))).toBe(false);
+    },
+    SLOW,
+  );
+
+  it('refuses to back up a directory that holds no database instead of backing up an empty one', async () => {
+    const empty = join(dir, 'empty');
+    mkdirSync(empty);
+    await expect(backupPglite(empty, join(dir, 'empty.tar.gz'))).rejects.toThrow(/No embedded database/);
+    expect(existsSync(join(dir, 'empty.tar.gz'))).toBe(false);
+  });
+});
+
+describe('npm run backup: the round trip through the real CLI', () => {
+  const cli = (args: string[], env: Record<string, string>) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/cli/backup.ts', ...args], {
+      env: { ...process.env, DATABASE_URL: '', ...env },
+    }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (err: { code: number; stdout: string; stderr: string }) => err,
     );
+
+  it(
+    'creates a backup of DATA_DIR and restores it into another DATA_DIR with every row',
+    async () => {
+      const file = join(dir, 'cli', 'flujo.tar.gz');
+      const created = await cli(['create', '--out', file], { DATA_DIR: dataDir });
+      expect(created.stderr).toBe('');
+      expect(created.code).toBe(0);
+      expect(created.stdout).toMatch(/Backed up .* to .*flujo\.tar\.gz/);
+
+      const restoredDir = join(dir, 'cli-restored');
+      const restored = await cli(['restore', file], { DATA_DIR: restoredDir });
+      expect(restored.code).toBe(0);
+      expect(restored.stdout).toMatch(/Restored/);
+      // Every row of every table came back.
+      expect(await countsIn(join(restoredDir, 'pglite'))).toEqual(before);
+
+      // A second restore into the same place would overwrite a live database: refused.
+      const again = await cli(['restore', file], { DATA_DIR: restoredDir });
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/not empty/);
+    },
+    SLOW,
+  );
+
+  it('explains its usage, and refuses unknown commands and PostgreSQL with a pointer to pg_dump', async () => {
+    const run = async (args: string[], env: Record<string, string> = {}) => {
+      const lines = { stdout: '', stderr: '' };
+      const code = await runBackupCli(
+        args,
+        { DATA_DIR: join(dir, 'never-used'), ...env },
+        {
+          log: (m) => (lines.stdout += `${m}\n`),
+          error: (m) => (lines.stderr += `${m}\n`),
+        },
+      );
+      return { code, ...lines };
+    };
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/create \[--out <file>\]/);
+    expect(help.stdout).toMatch(/restore <file>/);
+
+    for (const args of [['obliterate'], ['restore'], ['restore', 'a', 'b'], ['create', 'x'], ['--nope']]) {
+      const res = await run(args);
+      expect(res.code, args.join(' ')).toBe(64);
+      expect(res.stderr).toMatch(/Usage:/);
+    }
+    expect((await run(['obliterate'])).stderr).toMatch(/Unknown command "obliterate"/);
+
+    const postgres = await run([], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(postgres.code).toBe(2);
+    expect(postgres.stderr).toMatch(/pg_dump/);
+    expect(existsSync(join(dir, 'never-used'))).toBe(false);
   });
 });

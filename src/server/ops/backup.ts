@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 
 /**
@@ -8,7 +8,8 @@ import { PGlite } from '@electric-sql/pglite';
  * (stop the server first): PGlite has no lock that would keep two processes apart.
  */
 export async function backupPglite(dataDir: string, outFile: string): Promise<number> {
-  if (!existsSync(dataDir)) throw new Error(`No embedded database at ${dataDir}`);
+  // PGlite would quietly create an empty database in a directory without one, and back that up.
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) throw new Error(`No embedded database at ${dataDir}`);
   const db = new PGlite({ dataDir });
   try {
     await db.waitReady;
@@ -27,7 +28,22 @@ export async function restorePglite(file: string, dataDir: string): Promise<void
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
     throw new Error(`${dataDir} is not empty: move it aside before restoring into it`);
   }
-  const db = new PGlite({ dataDir, loadDataDir: new Blob([await readFile(file)]) });
-  await db.waitReady;
-  await db.close();
+  const existed = existsSync(dataDir);
+  const bytes = await readFile(file);
+  try {
+    await mkdir(dataDir, { recursive: true });
+    const db = new PGlite({ dataDir, loadDataDir: new Blob([bytes]) });
+    await db.waitReady;
+    // Proves the restored cluster opens and holds the schema, before anyone starts a server on it.
+    await db.query('select 1 from user_profiles limit 1');
+    await db.close();
+  } catch (err) {
+    // Leave no half-written directory that a server start would take for a database.
+    await rm(dataDir, { recursive: true, force: true });
+    if (existed) await mkdir(dataDir);
+    throw new Error(
+      `${file} is not a usable Flujo backup: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
+  }
 }
