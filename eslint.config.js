@@ -13,6 +13,7 @@ export default tseslint.config(
       'test-results',
       'playwright-report',
       'src/server/db/migrations',
+      'bench/.data',
     ],
   },
   js.configs.recommended,

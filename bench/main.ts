@@ -1,0 +1,70 @@
+import { benchCatalogue } from './catalogue.js';
+import { benchRunStart } from './run-start.js';
+import { ensureServerBuild } from './lib/build.js';
+import { saveSection, type SectionResult } from './lib/results.js';
+import { loadSettings, type Settings } from './lib/settings.js';
+import { wrkAvailable } from './lib/wrk.js';
+
+const BENCHMARKS: Record<string, (settings: Settings) => Promise<SectionResult>> = {
+  catalogue: benchCatalogue,
+  'run-start': benchRunStart,
+};
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const settings = loadSettings(args);
+  const names = args.filter((a) => !a.startsWith('--'));
+  const unknown = names.filter((n) => !(n in BENCHMARKS));
+  if (unknown.length) {
+    console.error(
+      `Unknown benchmark(s): ${unknown.join(', ')}. Known: ${Object.keys(BENCHMARKS).join(', ')}`,
+    );
+    process.exit(2);
+  }
+  if (!wrkAvailable()) {
+    console.error('wrk is needed for the load (Debian/Ubuntu: apt-get install -y wrk).');
+    process.exit(2);
+  }
+  ensureServerBuild();
+  const selected = names.length ? names : Object.keys(BENCHMARKS);
+  let missed = 0;
+  for (const name of selected) {
+    const started = Date.now();
+    console.log(`bench: ${name}...`);
+    let section: SectionResult;
+    try {
+      section = await BENCHMARKS[name]!(settings);
+    } catch (err) {
+      // One broken benchmark must not hide the others' figures.
+      console.error(err);
+      section = {
+        id: name,
+        title: name,
+        ranAt: new Date().toISOString(),
+        quick: settings.quick,
+        command: '',
+        checks: [
+          { what: 'benchmark ran', measured: String(err).slice(0, 200), budget: 'no error', pass: false },
+        ],
+        notes: [],
+        details: [],
+      };
+    }
+    section.command = `npm run bench -- ${name}${settings.quick ? ' --quick' : ''}`;
+    await saveSection(section);
+    for (const c of section.checks) {
+      const verdict = c.pass === null ? 'reported' : c.pass ? 'met' : 'MISSED';
+      console.log(
+        `  ${c.what}: ${c.measured}${c.ratio ? ` (ratio ${c.ratio}, budget ${c.budget})` : ` (budget ${c.budget})`} ${verdict}`,
+      );
+      if (c.pass === false) missed++;
+    }
+    console.log(`bench: ${name} took ${Math.round((Date.now() - started) / 1000)} s`);
+  }
+  console.log(`bench: results in bench/RESULTS.md${missed ? `; ${missed} budget(s) missed` : ''}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

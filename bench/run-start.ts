@@ -1,0 +1,198 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ledgerMismatches } from '../src/server/test/ledger-check.js';
+import type { BareDebitOptions } from './lib/bare-debit.js';
+import { PORTS, ROOT, WORK_DIR } from './lib/paths.js';
+import { createDatabase, dropDatabase } from './lib/pg.js';
+import type { Check, SectionResult } from './lib/results.js';
+import { openTarget, seedUsers, seedWorkflows, type SeededUser } from './lib/seed.js';
+import { startServer, type DatabaseTarget } from './lib/server.js';
+import type { Settings } from './lib/settings.js';
+import { round } from './lib/stats.js';
+import { startWorker } from './lib/worker.js';
+import { runContest, wrk } from './lib/wrk.js';
+
+const CONCURRENCY = 20;
+const USERS = 200;
+const CREDITS = 1_000_000;
+const BUDGET = 0.45;
+const PG_DATABASE = 'flujo_bench_runs';
+
+interface Seeded {
+  users: SeededUser[];
+  workflowId: string;
+  price: number;
+}
+
+async function seedRunners(target: DatabaseTarget): Promise<Seeded> {
+  const database = await openTarget(target);
+  try {
+    const [admin] = await seedUsers(database.db, { count: 1, credits: 0, prefix: 'admin', isAdmin: true });
+    const [workflow] = await seedWorkflows(database.db, admin!.id, 1);
+    const users = await seedUsers(database.db, { count: USERS, credits: CREDITS, prefix: 'runner' });
+    return { users, workflowId: workflow!.id, price: workflow!.creditsPerExecution };
+  } finally {
+    await database.close();
+  }
+}
+
+/** A wrk script that signs each request with the next user's session cookie, from our own origin. */
+function startScript(file: string, origin: string, seeded: Seeded): void {
+  const cookies = seeded.users.map((u) => `  "flujo_session=${u.token}",`).join('\n');
+  writeFileSync(
+    file,
+    `wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Origin"] = "${origin}"
+wrk.body = '{"workflowId":"${seeded.workflowId}","language":"en"}'
+local cookies = {
+${cookies}
+}
+local i = 0
+request = function()
+  i = i + 1
+  wrk.headers["Cookie"] = cookies[(i % #cookies) + 1]
+  return wrk.format()
+end
+`,
+  );
+}
+
+async function measure(
+  kind: 'postgres' | 'pglite',
+  settings: Settings,
+  section: SectionResult,
+): Promise<void> {
+  const dir = join(WORK_DIR, `run-start-${kind}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const target: DatabaseTarget =
+    kind === 'postgres' ? { kind, url: await createDatabase(PG_DATABASE) } : { kind, dataDir: dir };
+  const seeded = await seedRunners(target);
+  // PGlite admits one process per data directory: the bare transaction gets a twin of its own.
+  const bareDir = join(WORK_DIR, 'run-start-pglite-bare');
+  let bare: Seeded = seeded;
+  if (kind === 'pglite') {
+    rmSync(bareDir, { recursive: true, force: true });
+    bare = await seedRunners({ kind, dataDir: bareDir });
+  }
+  const label = kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
+  const server = await startServer({
+    database: target,
+    port: PORTS.server,
+    logFile: join(dir, 'server.log'),
+  });
+  let errors = 0;
+  let requests = 0;
+  try {
+    const probe = await fetch(`${server.url}/api/executions/start`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: server.url,
+        cookie: `flujo_session=${seeded.users[0]!.token}`,
+      },
+      body: JSON.stringify({ workflowId: seeded.workflowId }),
+    });
+    if (probe.status !== 201) {
+      section.checks.push({
+        what: `${label}: POST /api/executions/start answers`,
+        measured: `HTTP ${probe.status} ${(await probe.text()).slice(0, 120)}`,
+        budget: '201',
+        pass: false,
+      });
+      return;
+    }
+    const script = join(dir, 'start.lua');
+    startScript(script, server.url, seeded);
+    const options: BareDebitOptions = {
+      kind,
+      target: kind === 'postgres' ? target.url : join(bareDir, 'pglite'),
+      userIds: bare.users.map((u) => u.id),
+      workflowId: bare.workflowId,
+      price: bare.price,
+      concurrency: CONCURRENCY,
+    };
+    const optionsFile = join(dir, 'bare-debit.json');
+    writeFileSync(optionsFile, JSON.stringify(options));
+    const worker = await startWorker(join(ROOT, 'bench', 'lib', 'bare-debit.ts'), optionsFile);
+    try {
+      const contest = await runContest(
+        [
+          {
+            name: 'flujo',
+            round: async (seconds) => {
+              const r = await wrk({
+                url: `${server.url}/api/executions/start`,
+                connections: CONCURRENCY,
+                seconds,
+                script,
+              });
+              errors += r.errors + r.socketErrors;
+              requests += r.requests;
+              return r.rps;
+            },
+          },
+          { name: 'bare', round: async (seconds) => Number(await worker.ask(String(seconds))) },
+        ],
+        settings,
+      );
+      const ours = contest.medians.flujo!;
+      const limit = contest.medians.bare!;
+      const check: Check = {
+        what: `${label}: runs started per second, concurrency ${CONCURRENCY}`,
+        measured: `${round(ours)} /s`,
+        limit: `${round(limit)} /s (bare debit transaction, ${kind === 'postgres' ? 'pg pool' : 'PGlite'})`,
+        ratio: round(ours / limit, 2).toFixed(2),
+        // PGlite is reported: the budget is set for PostgreSQL, the production database.
+        budget: kind === 'postgres' ? `>= ${BUDGET.toFixed(2)}` : 'reported',
+        pass: kind === 'postgres' ? ours / limit >= BUDGET : null,
+      };
+      section.checks.push(check);
+      section.details.push(
+        `${label} rounds (/s): flujo ${contest.rounds.flujo!.map((r) => round(r)).join(', ')}; bare ${contest.rounds.bare!.map((r) => round(r)).join(', ')}.`,
+      );
+    } finally {
+      await worker.stop();
+    }
+  } finally {
+    await server.stop();
+  }
+  section.checks.push({
+    what: `${label}: failed starts during the load`,
+    measured: `${errors} of ${requests}`,
+    budget: '0',
+    pass: errors === 0,
+  });
+  const database = await openTarget(target);
+  const mismatches = await ledgerMismatches(database.db);
+  await database.close();
+  section.checks.push({
+    what: `${label}: ledger mismatches afterwards (balance vs ledger sum, negative balances)`,
+    measured: String(mismatches.length),
+    budget: '0',
+    pass: mismatches.length === 0,
+  });
+  if (kind === 'postgres') await dropDatabase(PG_DATABASE);
+}
+
+/** POST /api/executions/start at concurrency 20 against the bare debit transaction, on PostgreSQL and PGlite. */
+export async function benchRunStart(settings: Settings): Promise<SectionResult> {
+  const section: SectionResult = {
+    id: 'run-start',
+    title: 'Run start: POST /api/executions/start',
+    ranAt: new Date().toISOString(),
+    quick: settings.quick,
+    command: 'npm run bench -- run-start',
+    checks: [],
+    notes: [
+      `${USERS} users, each with a session and ${CREDITS} credits given through the ledger; every request carries the next user's cookie and an Origin equal to PUBLIC_URL. One public workflow (1 credit) whose webhook is never called: start does not dispatch.`,
+      `The limit: the same debit (conditional UPDATE of the balance, INSERT of the run, INSERT of the ledger row) in one transaction, sent at concurrency ${CONCURRENCY} by a bare client on the server's core (pg pool of ${CONCURRENCY} / one PGlite instance).`,
+      `wrk -t1 -c${CONCURRENCY} with a Lua script; ${settings.warmupSeconds} s warm-up each, then ${settings.rounds} alternating rounds of ${settings.roundSeconds} s; medians.`,
+    ],
+    details: [],
+  };
+  await measure('postgres', settings, section);
+  await measure('pglite', settings, section);
+  return section;
+}
