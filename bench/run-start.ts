@@ -107,7 +107,7 @@ async function measure(
     startScript(script, server.url, seeded);
     const options: BareDebitOptions = {
       kind,
-      target: kind === 'postgres' ? target.url : join(bareDir, 'pglite'),
+      target: target.kind === 'postgres' ? target.url : join(bareDir, 'pglite'),
       userIds: bare.users.map((u) => u.id),
       workflowId: bare.workflowId,
       price: bare.price,
