@@ -31,12 +31,18 @@ interface BarChartProps {
 const HEIGHT = 240;
 const MARGIN = { top: 12, right: 12, bottom: 44, left: 52 };
 
-/** Rounds the top of the scale up to 1, 2 or 5 times a power of ten, so gridlines land on round numbers. */
-export function niceMax(value: number): number {
-  if (value <= 0) return 4;
-  const power = 10 ** Math.floor(Math.log10(value));
-  const step = [1, 2, 5, 10].find((m) => m * power >= value) ?? 10;
-  return step * power;
+/** A step of 1, 2 or 5 times a power of ten (at least 1), so gridlines land on round whole numbers. */
+export function niceStep(raw: number): number {
+  if (raw <= 1) return 1;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return ([1, 2, 5, 10].find((m) => m * power >= raw) ?? 10) * power;
+}
+
+/** The gridline values: from 0 to the first round value at or above the largest bar (four steps when empty). */
+export function axisTicks(max: number): number[] {
+  const step = niceStep(max / 4);
+  const steps = Math.max(1, Math.ceil(max / step));
+  return Array.from({ length: (max > 0 ? steps : 4) + 1 }, (_, i) => i * step);
 }
 
 /**
@@ -54,8 +60,8 @@ export function BarChart({ title, summary, xAxisLabel, yAxisLabel, series, point
       ? series.reduce((sum, s) => sum + (p.values[s.key] ?? 0), 0)
       : Math.max(0, ...series.map((s) => p.values[s.key] ?? 0)),
   );
-  const max = niceMax(Math.max(0, ...totals));
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(max * f));
+  const ticks = axisTicks(Math.max(0, ...totals));
+  const max = ticks[ticks.length - 1] ?? 1;
   const y = (v: number) => MARGIN.top + plotH - (v / max) * plotH;
   const slot = plotW / Math.max(1, points.length);
   const barW = Math.max(2, slot * 0.7);
@@ -182,7 +188,7 @@ export function BarChart({ title, summary, xAxisLabel, yAxisLabel, series, point
           {t('charts.showData')}
         </summary>
         <div
-          className="mt-2 max-h-64 overflow-auto rounded-lg border border-slate-200"
+          className="relative mt-2 max-h-64 overflow-auto rounded-lg border border-slate-200"
           tabIndex={0}
           role="region"
           aria-label={title}

@@ -37,10 +37,11 @@ export function DataTable<T>({
   const { t } = useTranslation('admin');
   return (
     <div
-      className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm"
+      className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm"
       role="region"
       aria-label={label}
-      // Focusable so keyboard users can scroll the table sideways on a phone.
+      // Focusable so keyboard users can scroll the table sideways on a phone; `relative` keeps the
+      // visually hidden labels inside it (else they widen the page from their static position).
       tabIndex={0}
     >
       <table className="w-full min-w-[40rem] text-left text-sm">

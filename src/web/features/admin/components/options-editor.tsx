@@ -67,7 +67,7 @@ export function OptionsEditor({ id, options, onChange, error }: OptionsEditorPro
       </div>
       <FieldError id={`${id}-error`} message={hint ?? error} />
       {options.length > 0 ? (
-        <ul className="mt-2 flex flex-wrap gap-2" aria-label={t('survey.options')}>
+        <ul className="mt-2 flex flex-wrap gap-2" aria-label={t('survey.optionList')}>
           {options.map((option) => (
             <li
               key={option}

@@ -27,7 +27,7 @@ function Total({ label, value, icon: Icon }: { label: string; value: number; ico
 function TopWorkflows({ stats }: { stats: TAdminStats }) {
   const { t, i18n } = useTranslation('admin');
   return (
-    <Card className="p-5">
+    <Card className="min-w-0 p-5">
       <h2 className="text-base font-semibold text-slate-900">{t('dashboard.topWorkflows')}</h2>
       {stats.topWorkflows.length === 0 ? (
         <p className="mt-3 text-sm text-slate-700">{t('dashboard.noWorkflows')}</p>
@@ -57,7 +57,7 @@ function TopWorkflows({ stats }: { stats: TAdminStats }) {
 function RecentActivity({ stats }: { stats: TAdminStats }) {
   const { t, i18n } = useTranslation('admin');
   return (
-    <Card className="p-5">
+    <Card className="min-w-0 p-5">
       <h2 className="text-base font-semibold text-slate-900">{t('dashboard.recentActivity')}</h2>
       {stats.recentActivity.length === 0 ? (
         <p className="mt-3 text-sm text-slate-700">{t('dashboard.noActivity')}</p>
@@ -110,10 +110,10 @@ export default function DashboardPage() {
             />
           </section>
           <div className="grid gap-6 xl:grid-cols-2">
-            <Card className="p-5">
+            <Card className="min-w-0 p-5">
               <RunsChart days={stats.data.runsPerDay} />
             </Card>
-            <Card className="p-5">
+            <Card className="min-w-0 p-5">
               <CreditsChart days={stats.data.creditsPerDay} />
             </Card>
           </div>

@@ -2,7 +2,6 @@ import { Coins, UserCheck, UserX } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '../../../../components/ui/badge';
-import { Button } from '../../../../components/ui/button';
 import { toast } from '../../../../components/ui/toast';
 import type { TAdminUser } from '../../../../../shared/contract/admin';
 import type { TAccountStatus } from '../../../../../shared/contract/auth';
@@ -13,6 +12,7 @@ import { DataTable, type Column } from '../../components/data-table';
 import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
+import { RowAction } from '../../components/row-action';
 import { formatNumber } from '../../lib/format';
 import { useListState } from '../../lib/use-list-state';
 import { AdjustCreditsDialog } from './adjust-credits-dialog';
@@ -84,38 +84,26 @@ export default function UsersPage() {
       className: 'text-right',
       cell: (u) => (
         <div className="flex justify-end gap-1">
-          <Button
-            variant="ghost"
-            size="sm"
+          <RowAction
+            label={t('users.adjustNamed', { email: u.email })}
+            icon={Coins}
             onClick={() => setAdjusting(u)}
-            aria-label={t('users.adjustNamed', { email: u.email })}
-          >
-            <Coins className="size-4" aria-hidden="true" />
-            <span className="hidden xl:inline">{t('users.adjust')}</span>
-          </Button>
+          />
           {u.accountStatus === 'active' ? (
-            <Button
-              variant="ghost"
-              size="sm"
-              className="text-red-700 hover:bg-red-50"
+            <RowAction
+              label={t('users.suspendNamed', { email: u.email })}
+              icon={UserX}
+              tone="danger"
               onClick={() => setSuspending(u)}
-              aria-label={t('users.suspendNamed', { email: u.email })}
-            >
-              <UserX className="size-4" aria-hidden="true" />
-              <span className="hidden xl:inline">{t('users.suspend')}</span>
-            </Button>
+            />
           ) : (
-            <Button
-              variant="ghost"
-              size="sm"
-              className="text-green-800 hover:bg-green-50"
+            <RowAction
+              label={t('users.activateNamed', { email: u.email })}
+              icon={UserCheck}
+              tone="success"
               onClick={() => setStatus(u, 'active')}
               disabled={update.isPending && update.variables?.id === u.id}
-              aria-label={t('users.activateNamed', { email: u.email })}
-            >
-              <UserCheck className="size-4" aria-hidden="true" />
-              <span className="hidden xl:inline">{t('users.activate')}</span>
-            </Button>
+            />
           )}
         </div>
       ),

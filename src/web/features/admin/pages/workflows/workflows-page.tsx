@@ -15,6 +15,7 @@ import { DataTable, type Column } from '../../components/data-table';
 import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
+import { RowAction } from '../../components/row-action';
 import { ToggleBadge } from '../../components/status-badge';
 import { formatNumber } from '../../lib/format';
 import { useListState } from '../../lib/use-list-state';
@@ -104,39 +105,26 @@ export default function WorkflowsPage() {
         const name = pickLanguage(w.name, lng);
         return (
           <div className="flex justify-end gap-1">
-            <Button
-              variant="ghost"
-              size="sm"
+            <RowAction
+              label={t('workflows.editNamed', { name })}
+              icon={Pencil}
               onClick={() => setEditing(w.id)}
-              aria-label={t('workflows.editNamed', { name })}
-            >
-              <Pencil className="size-4" aria-hidden="true" />
-              <span className="hidden xl:inline">{t('common.edit')}</span>
-            </Button>
-            <Button
-              variant="ghost"
-              size="sm"
-              onClick={() => toggle(w)}
-              disabled={update.isPending && update.variables?.id === w.id}
-              aria-label={
+            />
+            <RowAction
+              label={
                 w.isActive ? t('workflows.deactivateNamed', { name }) : t('workflows.activateNamed', { name })
               }
-            >
-              <Power className="size-4" aria-hidden="true" />
-              <span className="hidden xl:inline">
-                {w.isActive ? t('workflows.deactivate') : t('workflows.activate')}
-              </span>
-            </Button>
-            <Button
-              variant="ghost"
-              size="sm"
-              className="text-red-700 hover:bg-red-50"
+              icon={Power}
+              tone={w.isActive ? 'neutral' : 'success'}
+              onClick={() => toggle(w)}
+              disabled={update.isPending && update.variables?.id === w.id}
+            />
+            <RowAction
+              label={t('workflows.deleteNamed', { name })}
+              icon={Trash2}
+              tone="danger"
               onClick={() => setDeleting(w)}
-              aria-label={t('workflows.deleteNamed', { name })}
-            >
-              <Trash2 className="size-4" aria-hidden="true" />
-              <span className="hidden xl:inline">{t('common.delete')}</span>
-            </Button>
+            />
           </div>
         );
       },
