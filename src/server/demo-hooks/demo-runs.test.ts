@@ -1,0 +1,183 @@
+import { createServer } from 'node:net';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { splitCompletionMarker } from '../../shared/contract/chat.js';
+import type { TExecution } from '../../shared/contract/executions.js';
+import { creditTransactions } from '../db/schema.js';
+import { signUpUser, type TestClient } from '../test/client.js';
+import { buildTestApp, type TestApp } from '../test/harness.js';
+import { ledgerMismatches } from '../test/ledger-check.js';
+import { DEMO_WORKFLOWS } from './catalog.js';
+import type { DemoSlug } from './demos.js';
+
+// Whole runs against the demo services, as a person would do them: start (charged), chat or answer,
+// complete; the app calls the demo over real HTTP (signed), the demo answers or calls back over real HTTP.
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+let t: TestApp;
+
+beforeAll(async () => {
+  // The seeded webhook URLs and the callback URL follow PUBLIC_URL, so the app must listen exactly there.
+  const port = await freePort();
+  t = await buildTestApp({ DEMO_WORKFLOWS: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
+  await t.app.listen({ port, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  if (t) {
+    expect(await ledgerMismatches(t.database.db)).toEqual([]);
+    await t.close();
+  }
+});
+
+const demoId = (slug: DemoSlug) => DEMO_WORKFLOWS.find((d) => d.slug === slug)?.id ?? '';
+
+async function balance(client: TestClient): Promise<number> {
+  return (await client.get('/api/auth/me')).json<{ credits: number }>().credits;
+}
+
+async function start(client: TestClient, slug: DemoSlug, language: 'es' | 'en'): Promise<string> {
+  const res = await client.post('/api/executions/start', { workflowId: demoId(slug), language });
+  expect(res.statusCode).toBe(201);
+  return res.json<{ executionId: string }>().executionId;
+}
+
+/** Completes the run, then follows it (as the client does) until it ends. */
+async function complete(client: TestClient, executionId: string, responses: unknown[]): Promise<TExecution> {
+  const res = await client.post(`/api/executions/${executionId}/complete`, { responses });
+  expect(res.statusCode).toBe(200);
+  let run = res.json<TExecution>();
+  for (let i = 0; i < 100 && (run.status === 'running' || run.status === 'pending'); i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    run = (await client.get(`/api/executions/${executionId}`)).json<TExecution>();
+  }
+  return run;
+}
+
+describe('runs of the demo workflows', () => {
+  it('survey to CSV: charged once, completed with a downloadable CSV of the answers (es)', async () => {
+    const { client } = await signUpUser(t);
+    const executionId = await start(client, 'survey-csv', 'es');
+    expect(await balance(client)).toBe(4);
+    const run = await complete(client, executionId, [
+      { question: 'Nombre del cliente o empresa', answer: 'Acme' },
+      { question: '¿Qué valoraste más?', answer: ['Price / Precio', 'Support / Soporte'] },
+    ]);
+    expect(run).toMatchObject({ status: 'completed', outputType: 'file', creditsUsed: 1 });
+    expect(run.outputFilename).toMatch(/^respuestas-.*\.csv$/);
+    const file = await client.get(`/result/${executionId}`);
+    expect(file.statusCode).toBe(200);
+    expect(file.body).toContain('Pregunta,Respuesta');
+    expect(file.body).toContain('¿Qué valoraste más?,Price / Precio; Support / Soporte');
+    expect(await balance(client)).toBe(4);
+  });
+
+  it('the failing demo ends failed with its reason, and the credit comes back as one refund row', async () => {
+    const { client, id } = await signUpUser(t);
+    const executionId = await start(client, 'always-fails', 'en');
+    const run = await complete(client, executionId, [{ question: 'Warehouse', answer: 'Madrid' }]);
+    expect(run.status).toBe('failed');
+    expect(run.errorMessage).toMatch(/always fails/);
+    expect(await balance(client)).toBe(5);
+    const refunds = await t.database.db
+      .select()
+      .from(creditTransactions)
+      .where(and(eq(creditTransactions.userId, id), eq(creditTransactions.transactionType, 'refund')));
+    expect(refunds).toHaveLength(1);
+  });
+
+  it('expense XLSX (multipart callback) and incident PDF (JSON callback) end completed with their files', async () => {
+    const { client } = await signUpUser(t);
+    const xlsx = await start(client, 'expense-xlsx', 'en');
+    const pdf = await start(client, 'report-pdf', 'es');
+    const answers = [
+      { question: 'Total amount (EUR)', answer: '120.50' },
+      { question: 'Receipts attached', answer: ['Ticket'] },
+    ];
+    const [xlsxRun, pdfRun] = await Promise.all([
+      complete(client, xlsx, answers),
+      complete(client, pdf, answers),
+    ]);
+    expect(xlsxRun).toMatchObject({ status: 'completed', outputType: 'file' });
+    expect(xlsxRun.outputFilename).toMatch(/\.xlsx$/);
+    expect(pdfRun).toMatchObject({ status: 'completed', outputType: 'file' });
+    expect(pdfRun.outputFilename).toMatch(/\.pdf$/);
+    const workbook = await client.get(`/result/${xlsx}`);
+    expect(workbook.rawPayload.subarray(0, 2).toString('latin1')).toBe('PK');
+    const report = await client.get(`/result/${pdf}`);
+    expect(report.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(await balance(client)).toBe(5 - 2 - 2);
+  });
+
+  it('chart PNG: an image result', async () => {
+    const { client } = await signUpUser(t);
+    const executionId = await start(client, 'chart-png', 'en');
+    const run = await complete(client, executionId, [
+      { question: 'New leads', answer: '14' },
+      { question: 'Closed sales', answer: '5' },
+    ]);
+    expect(run).toMatchObject({ status: 'completed', outputType: 'image' });
+    const image = await client.get(`/result/${executionId}`);
+    expect(image.rawPayload.subarray(1, 4).toString('latin1')).toBe('PNG');
+  });
+
+  it('chatbot with the scripted assistant: a conversation to the marker, then a text summary', async () => {
+    const { client } = await signUpUser(t);
+    const workflowId = demoId('chat-summary');
+    const executionId = await start(client, 'chat-summary', 'en');
+    const messages: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+    let done = false;
+    for (const answer of ['A product launch', 'About 120', 'Next June in Madrid', 'Around 15,000 euros']) {
+      messages.push({ role: 'user', content: answer });
+      const res = await client.post('/api/chat', { workflowId, executionId, messages, language: 'en' });
+      expect(res.statusCode).toBe(200);
+      const { content } = res.json<{ content: string }>();
+      messages.push({ role: 'assistant', content });
+      done = splitCompletionMarker(content).done;
+      if (done) break;
+    }
+    expect(done).toBe(true);
+    // The client sends each assistant question with the answer that followed it.
+    const welcome =
+      'Hi! I will help you prepare the brief for your event. What kind of event are you planning?';
+    const questions = [welcome, ...messages.filter((m) => m.role === 'assistant').map((m) => m.content)];
+    const responses = messages
+      .filter((m) => m.role === 'user')
+      .map((m, i) => ({ question: questions[i] ?? '', answer: m.content }));
+    const run = await complete(client, executionId, responses);
+    expect(run).toMatchObject({ status: 'completed', outputType: 'text' });
+    expect(JSON.stringify(run.outputData)).toContain('A product launch');
+  });
+
+  it(
+    'market research: about 20 seconds, the progress messages show on the run, then the result',
+    { timeout: 90_000 },
+    async () => {
+      const { client } = await signUpUser(t);
+      const executionId = await start(client, 'slow-research', 'es');
+      const finished = complete(client, executionId, [
+        { question: '¿Quién es tu cliente objetivo?', answer: 'Pymes' },
+      ]);
+      const seen = new Set<string>();
+      let run = (await client.get(`/api/executions/${executionId}`)).json<TExecution>();
+      for (let i = 0; i < 200 && run.status !== 'completed' && run.status !== 'failed'; i += 1) {
+        if (run.progressMessage) seen.add(run.progressMessage);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        run = (await client.get(`/api/executions/${executionId}`)).json<TExecution>();
+      }
+      expect(await finished).toMatchObject({ status: 'completed', outputType: 'text' });
+      expect([...seen]).toEqual([
+        'Leyendo tus respuestas…',
+        'Comparando con datos de mercado…',
+        'Redactando el informe…',
+      ]);
+    },
+  );
+});
