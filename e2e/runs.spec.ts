@@ -9,6 +9,7 @@ interface Demo {
   name: { en: string; es: string };
   interactionType: 'chatbot' | 'survey';
   creditsPerExecution: number;
+  welcome: { en: string; es: string };
 }
 
 /** The seeded demo workflows by their service's path (/demo-hooks/<slug>), read through the admin API. */
@@ -18,13 +19,17 @@ async function demoWorkflows(baseURL: string): Promise<Record<string, Demo>> {
   expect(signIn.ok()).toBe(true);
   const list = await admin.get('/api/admin/workflows?limit=500');
   expect(list.ok()).toBe(true);
-  const rows = (await list.json()) as Array<Demo & { webhookUrl: string }>;
-  await admin.dispose();
+  const rows = (await list.json()) as Array<Omit<Demo, 'welcome'> & { webhookUrl: string }>;
   const bySlug: Record<string, Demo> = {};
   for (const row of rows) {
     const slug = /\/demo-hooks\/([\w-]+)/.exec(row.webhookUrl)?.[1];
-    if (slug) bySlug[slug] = row;
+    if (!slug) continue;
+    const detail = (await (await admin.get(`/api/admin/workflows/${row.id}`)).json()) as {
+      welcomeMessage: Demo['welcome'] | null;
+    };
+    bySlug[slug] = { ...row, welcome: detail.welcomeMessage ?? { en: '', es: '' } };
   }
+  await admin.dispose();
   return bySlug;
 }
 
@@ -77,7 +82,6 @@ async function openFromCatalogue(page: Page, workflow: Demo, lng: Lng): Promise<
 async function chatToTheEnd(page: Page, answers: string[]): Promise<void> {
   const input = page.locator('#chat-input');
   const assistant = page.locator('[role=log] [data-role=assistant]');
-  await expect(assistant).toHaveCount(1);
   for (let i = 0; i < 8; i++) {
     await expect(input).toBeEnabled();
     const before = await assistant.count();
@@ -151,6 +155,9 @@ for (const lng of ['es', 'en'] as const) {
     await openFromCatalogue(page, chat, lng);
     const input = page.locator('#chat-input');
     await expect(input).toBeEnabled();
+    // The welcome message opens the conversation, in the page's language.
+    await expect(page.locator('[role=log] [data-role=assistant]')).toHaveCount(1);
+    await expect(page.locator('[role=log] [data-role=assistant]')).toContainText(chat.welcome[lng]);
     await expect(badge(page)).toHaveText('4');
     await input.fill('   ');
     await input.press('Enter');
@@ -180,6 +187,7 @@ for (const lng of ['es', 'en'] as const) {
     await expect(page.getByText(t.missing).first()).toBeVisible();
     await expect(page.locator('[aria-invalid=true]').first()).toBeFocused();
     await expectAccessible(page);
+    await page.getByRole('heading', { level: 1 }).scrollIntoViewIfNeeded();
     await screenshot(page, `runs-survey-${lng}-1280`);
     await fillSurvey(page);
     await expect(page.getByText(t.missing)).toHaveCount(0);
@@ -230,6 +238,9 @@ test('the failing demo workflow ends failed with its error, and the credit comes
   await expect(page.getByRole('heading', { name: TEXT.en.finished })).toBeVisible();
   await expect(page.getByTestId('result-error')).toContainText('inventory');
   await expect(page.getByText('returned to your balance')).toBeVisible();
+  await expect(page.getByTestId('result-credits')).toHaveText(
+    `${failing.creditsPerExecution} credit${failing.creditsPerExecution === 1 ? '' : 's'} refunded`,
+  );
   await expect(badge(page)).toHaveText('5');
   await screenshot(page, 'runs-result-failed-en-1280');
   await page.goto('/my-workflows?lng=en');

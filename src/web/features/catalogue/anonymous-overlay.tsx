@@ -11,7 +11,7 @@ export function AnonymousOverlay() {
       <div
         role="region"
         aria-labelledby="catalogue-locked-title"
-        className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 text-center shadow-xl sm:p-8"
+        className="w-full max-w-lg rounded-xl border border-slate-200 bg-white p-6 text-center shadow-xl sm:p-8"
       >
         <div className="mx-auto flex size-12 items-center justify-center rounded-full bg-brand-100 text-brand-700">
           <Lock className="size-6" aria-hidden="true" />

@@ -32,8 +32,17 @@ export function ResultScreen({ run, title }: { run: TExecution; title: string })
             {ok ? t('result.completed') : t('result.finished')}
           </h1>
           <p className="mt-1 text-sm text-slate-700">{title}</p>
-          <p className="mt-3 inline-flex rounded-full bg-amber-100 px-3 py-1 text-sm font-medium text-amber-900">
-            {t('result.creditsUsed', { count: run.creditsUsed })}
+          {/* A failed or expired run is refunded, so it shows what came back rather than what was spent. */}
+          <p
+            className={cn(
+              'mt-3 inline-flex rounded-full px-3 py-1 text-sm font-medium',
+              refunded ? 'bg-sky-100 text-sky-900' : 'bg-amber-100 text-amber-900',
+            )}
+            data-testid="result-credits"
+          >
+            {refunded
+              ? t('result.creditsRefunded', { count: run.creditsUsed })
+              : t('result.creditsUsed', { count: run.creditsUsed })}
           </p>
           {refunded ? <p className="mt-2 text-sm text-slate-700">{t('result.refunded')}</p> : null}
         </div>

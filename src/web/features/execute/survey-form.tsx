@@ -19,6 +19,8 @@ import {
 const SELECT =
   'block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
 const INVALID = 'border-red-600 focus:border-red-600 focus:ring-red-600/30';
+// Room under the sticky top bar when a missing answer is focused and scrolled into view.
+const SCROLL_ROOM = 'scroll-mt-28';
 
 const fieldId = (q: TSurveyQuestion) => `survey-${q.id}`;
 const errorId = (q: TSurveyQuestion) => `survey-${q.id}-error`;
@@ -160,7 +162,7 @@ function QuestionField({
                 // The first box takes the question's id so a focus request lands on the group.
                 id={i === 0 ? fieldId(q) : undefined}
                 type="checkbox"
-                className="size-4 accent-brand-600"
+                className={cn('size-4 accent-brand-600', SCROLL_ROOM)}
                 checked={chosen.includes(option)}
                 onChange={() => onChange(toggleOption(q.options, chosen, option))}
               />
@@ -186,7 +188,7 @@ function QuestionField({
           required={required}
           value={str}
           onChange={(e) => onChange(e.target.value)}
-          className={cn(invalid && INVALID)}
+          className={cn(SCROLL_ROOM, invalid && INVALID)}
           {...described}
         />
       ) : q.type === 'select' ? (
@@ -195,7 +197,7 @@ function QuestionField({
           required={required}
           value={str}
           onChange={(e) => onChange(e.target.value)}
-          className={cn(SELECT, invalid && INVALID)}
+          className={cn(SELECT, SCROLL_ROOM, invalid && INVALID)}
           {...described}
         >
           <option value="">{t('survey.choose')}</option>
@@ -213,7 +215,7 @@ function QuestionField({
           required={required}
           value={str}
           onChange={(e) => onChange(e.target.value)}
-          className={cn(invalid && INVALID)}
+          className={cn(SCROLL_ROOM, invalid && INVALID)}
           {...described}
         />
       )}
