@@ -137,7 +137,7 @@ describe('result files', () => {
         ...a,
       });
       expect(res.status, a.filename).toBe(400);
-      expect((await res.json()).code).toBe('VALIDATION_ERROR');
+      expect(((await res.json()) as { code: string }).code).toBe('VALIDATION_ERROR');
     }
     const multipart = await postMultipart(
       { execution_id: run.runId, secret_token: run.token, status: 'completed' },
@@ -181,7 +181,7 @@ describe('result files', () => {
       file_data: tooBig.toString('base64'),
     });
     expect(big.status).toBe(413);
-    expect((await big.json()).code).toBe('PAYLOAD_TOO_LARGE');
+    expect(((await big.json()) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE');
     const bigPart = await postMultipart(
       { execution_id: run.runId, secret_token: run.token, status: 'completed' },
       { name: 'big.csv', bytes: tooBig },
@@ -240,7 +240,7 @@ describe('result authentication and idempotence', () => {
     for (const token of [wrong, 'short', 'x'.repeat(500)]) {
       const res = await postResult(w, { execution_id: run.runId, secret_token: token, status: 'failed' });
       expect(res.status).toBe(401);
-      expect((await res.json()).code).toBe('UNAUTHENTICATED');
+      expect(((await res.json()) as { code: string }).code).toBe('UNAUTHENTICATED');
     }
     const unknown = await postResult(w, {
       execution_id: '00000000-0000-4000-8000-000000000000',
@@ -267,7 +267,7 @@ describe('result authentication and idempotence', () => {
     await run.completion;
     const again = await postResult(w, first);
     expect(again.status).toBe(409);
-    expect((await again.json()).code).toBe('CONFLICT');
+    expect(((await again.json()) as { code: string }).code).toBe('CONFLICT');
     const failure = await postResult(w, { ...first, status: 'failed' });
     expect(failure.status).toBe(409);
     const progress = await postResult(w, { ...first, status: 'running', output_data: { message: 'late' } });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, or, sql } from 'drizzle-orm';
 import type { TPublicWorkflow, TPublicWorkflowDetail } from '../../../shared/contract/workflows.js';
-import type { Db } from '../../db/client.js';
+import type { Database, Db } from '../../db/client.js';
 import { userWorkflows } from '../../db/schema.js';
 import { queryRows } from '../../db/sql-helpers.js';
 import { notFound } from '../../lib/errors.js';
@@ -24,13 +24,24 @@ interface DbCache {
   entries: Map<Audience, CacheEntry>;
   /** A version check in flight: concurrent requests share it instead of each querying. */
   versionCheck: Promise<string> | null;
+  /**
+   * True once this process listens to the database's change notifications; until then (and always on
+   * PostgreSQL, where other instances write too) every request checks the version.
+   */
+  watching: boolean;
+  /** Set by a change notification: the next request checks the version. */
+  dirty: boolean;
+  /** The version last read from the database. */
+  version: string | null;
 }
 
-const caches = new WeakMap<Db, DbCache>();
+const caches = new WeakMap<Database, DbCache>();
 
 /**
- * A cheap fingerprint of the catalogue, read from the database on every request so that a change made
- * through any server instance is seen at once. Writers of user_workflows bump updated_at (a toggle, an edit);
+ * A cheap fingerprint of the catalogue. On PostgreSQL it is read on every request, so that a change made
+ * through any server instance is seen at once. The embedded database belongs to this one process, and a
+ * trigger notifies it of every change before the write returns (migration 0003), so there the version is
+ * read only after a change. Writers of user_workflows bump updated_at (a toggle, an edit);
  * the counts catch inserts and deletes. executionCount changes nothing here: it is not in the public list.
  */
 async function catalogueVersion(db: Db): Promise<string> {
@@ -43,20 +54,48 @@ async function catalogueVersion(db: Db): Promise<string> {
   return row?.v ?? '';
 }
 
-function cacheOf(db: Db): DbCache {
-  let cache = caches.get(db);
+function cacheOf(database: Database): DbCache {
+  let cache = caches.get(database);
   if (!cache) {
-    cache = { entries: new Map(), versionCheck: null };
-    caches.set(db, cache);
+    const created: DbCache = {
+      entries: new Map(),
+      versionCheck: null,
+      watching: false,
+      dirty: true,
+      version: null,
+    };
+    caches.set(database, created);
+    void database.pglite
+      ?.listen('catalogue_changed', () => {
+        created.dirty = true;
+        created.versionCheck = null;
+      })
+      .then(() => {
+        created.watching = true;
+      })
+      .catch(() => undefined);
+    cache = created;
   }
   return cache;
 }
 
-function sharedVersionCheck(cache: DbCache, db: Db): Promise<string> {
+/**
+ * The catalogue version to serve from. Concurrent requests share one check in flight; a change
+ * notification detaches that check (it may have read the old state), so later requests start a fresh one.
+ */
+function currentVersion(cache: DbCache, db: Db): Promise<string> {
+  if (cache.watching && !cache.dirty && cache.version !== null) return Promise.resolve(cache.version);
   if (!cache.versionCheck) {
-    cache.versionCheck = catalogueVersion(db).finally(() => {
-      cache.versionCheck = null;
-    });
+    cache.dirty = false;
+    const check: Promise<string> = catalogueVersion(db)
+      .then((version) => {
+        if (cache.versionCheck === check) cache.version = version;
+        return version;
+      })
+      .finally(() => {
+        if (cache.versionCheck === check) cache.versionCheck = null;
+      });
+    cache.versionCheck = check;
   }
   return cache.versionCheck;
 }
@@ -82,9 +121,10 @@ async function loadList(db: Db, audience: Audience): Promise<TPublicWorkflow[]> 
 }
 
 /** The catalogue's bytes and ETag for this audience, rebuilt only when the catalogue version changed. */
-export async function catalogueSnapshot(db: Db, audience: Audience): Promise<CatalogueSnapshot> {
-  const cache = cacheOf(db);
-  const version = await sharedVersionCheck(cache, db);
+export async function catalogueSnapshot(database: Database, audience: Audience): Promise<CatalogueSnapshot> {
+  const db = database.db;
+  const cache = cacheOf(database);
+  const version = await currentVersion(cache, db);
   const cached = cache.entries.get(audience);
   if (cached && cached.version === version) return cached;
   const body = Buffer.from(JSON.stringify(await loadList(db, audience)));

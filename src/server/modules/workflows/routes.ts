@@ -25,7 +25,7 @@ export async function workflowRoutes(app: App, deps: AppDeps): Promise<void> {
     async (request, typedReply) => {
       // The typed reply only admits the schema's shape; ready bytes and a bodiless 304 go through the plain one.
       const reply: FastifyReply = typedReply;
-      const snapshot = await catalogueSnapshot(deps.db, await audienceOf(request));
+      const snapshot = await catalogueSnapshot(deps.database, await audienceOf(request));
       // The answer depends on who asks (admins see more), so shared caches must not mix them up.
       void reply
         .header('etag', snapshot.etag)
