@@ -261,6 +261,37 @@ describe('POST /api/chat with an LLM', () => {
     }
   });
 
+  it('lets exactly chat_max_messages of many concurrent messages through', async () => {
+    await withLlm.database.db
+      .update(adminConfig)
+      .set({ value: 3 })
+      .where(eq(adminConfig.key, 'chat_max_messages'));
+    try {
+      const workflow = await newWorkflow(withLlm);
+      const user = await signUpUser(withLlm);
+      const executionId = await pendingRun(withLlm, user.id, workflow.id);
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          user.client.post('/api/chat', {
+            workflowId: workflow.id,
+            executionId,
+            messages: say('hi'),
+            language: 'en',
+          }),
+        ),
+      );
+      const statuses = results.map((r) => r.statusCode).sort();
+      expect(statuses).toEqual([200, 200, 200, 409, 409, 409, 409, 409, 409, 409]);
+      expect(await chatCount(withLlm, executionId)).toBe(3);
+      expect(llm.received).toHaveLength(3);
+    } finally {
+      await withLlm.database.db
+        .update(adminConfig)
+        .set({ value: 40 })
+        .where(eq(adminConfig.key, 'chat_max_messages'));
+    }
+  });
+
   it("answers 502 BAD_GATEWAY when the LLM fails, without using up the user's allowance", async () => {
     const workflow = await newWorkflow(withLlm);
     const user = await signUpUser(withLlm);
