@@ -88,6 +88,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   app.decorate('draining', false);
+  // While draining, every answer closes its connection: an idle keep-alive socket would otherwise hold
+  // close() open until its keep-alive timeout (72 s), past the grace period of most process managers.
+  app.addHook('onSend', async (_request, reply) => {
+    if (app.draining) void reply.header('connection', 'close');
+  });
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     if (app.draining) return reply.status(503).send({ error: 'Shutting down', code: 'NOT_CONFIGURED' });
     try {
