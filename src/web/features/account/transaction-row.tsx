@@ -19,7 +19,17 @@ export function TransactionRow({ tx }: { tx: TUserTransaction }) {
       ? t('history.workflowDeleted')
       : null;
   const date = formatDate(tx.created_at, i18n.language) ?? t('history.dateUnavailable');
-  const summary = workflow ?? tx.plan_name ?? tx.notes ?? typeLabel;
+  // The headline is built from the row's data in the reader's language; the notes (written by the server or
+  // an admin) appear as they are in the details.
+  const summary =
+    workflow ??
+    (tx.transaction_type === 'bonus'
+      ? tx.plan_name
+        ? t('history.planBonus', { plan: tx.plan_name })
+        : t('history.bonusCredits')
+      : tx.transaction_type === 'purchase' && tx.plan_name
+        ? tx.plan_name
+        : typeLabel);
   const amountClass = positive ? 'text-green-700' : 'text-red-700';
 
   return (
