@@ -59,7 +59,10 @@ function postLater(ctx: DemoContext, delayMs: number, post: () => Promise<void>)
 }
 
 const HANDLERS: Record<DemoSlug, (ctx: DemoContext) => DemoAnswer> = {
-  /** Chatbot: a text summary of the conversation, in the webhook's own answer. */
+  /**
+   * Chatbot: a text summary of the conversation, in the webhook's own answer. (Key names matter for display:
+   * PostgreSQL's jsonb orders keys shortest first, and `message` should come first in the result panel.)
+   */
   'chat-summary': ({ call }) => {
     const points = call.responses.map((r) => ({ question: r.question, answer: answerText(r.answer) }));
     const lines = points.map((p) => `• ${p.answer}`).join('\n');
@@ -73,7 +76,7 @@ const HANDLERS: Record<DemoSlug, (ctx: DemoContext) => DemoAnswer> = {
             en: `Here is the brief prepared from your conversation:\n${lines}`,
             es: `Este es el resumen preparado a partir de tu conversación:\n${lines}`,
           }),
-          points,
+          conversation: points,
         },
       },
     };
@@ -209,7 +212,7 @@ const HANDLERS: Record<DemoSlug, (ctx: DemoContext) => DemoAnswer> = {
             en: `Market research finished. Based on ${topics.length} answers, the opportunity looks promising: start with a small pilot, measure for four weeks, then scale.`,
             es: `Estudio de mercado terminado. Con ${topics.length} respuestas, la oportunidad parece prometedora: empieza con un piloto pequeño, mide durante cuatro semanas y después escala.`,
           }),
-          inputs: topics,
+          based_on_answers: topics,
         },
       }),
     );
