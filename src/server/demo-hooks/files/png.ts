@@ -52,32 +52,74 @@ const BACKGROUND: Rgb = [248, 250, 252];
 const GRID: Rgb = [226, 232, 240];
 const AXIS: Rgb = [100, 116, 139];
 
+/** 3x5 pixel glyphs for the value labels: enough to write numbers without a font file. */
+const GLYPHS: Record<string, string[]> = {
+  '0': ['111', '101', '101', '101', '111'],
+  '1': ['010', '110', '010', '010', '111'],
+  '2': ['111', '001', '111', '100', '111'],
+  '3': ['111', '001', '111', '001', '111'],
+  '4': ['101', '101', '111', '001', '001'],
+  '5': ['111', '100', '111', '001', '111'],
+  '6': ['111', '100', '111', '101', '111'],
+  '7': ['111', '001', '010', '010', '010'],
+  '8': ['111', '101', '111', '101', '111'],
+  '9': ['111', '101', '111', '001', '111'],
+  '.': ['000', '000', '000', '000', '010'],
+  '-': ['000', '000', '111', '000', '000'],
+};
+const GLYPH_SCALE = 3;
+const GLYPH_WIDTH = 4 * GLYPH_SCALE; // 3 columns and a 1-column gap
+
+/** A short label for a value: at most one decimal, as the glyphs can draw it. */
+export function valueLabel(value: number): string {
+  const rounded = Math.round(value * 10) / 10;
+  return String(rounded).slice(0, 8);
+}
+
+/** Whether (x, y) falls on a pixel of `text` drawn with its top-centre at (cx, top). */
+function onLabel(text: string, cx: number, top: number, x: number, y: number): boolean {
+  const left = Math.round(cx - (text.length * GLYPH_WIDTH - GLYPH_SCALE) / 2);
+  if (y < top || y >= top + 5 * GLYPH_SCALE || x < left) return false;
+  const index = Math.floor((x - left) / GLYPH_WIDTH);
+  const glyph = GLYPHS[text[index] ?? ''];
+  if (!glyph) return false;
+  const col = Math.floor(((x - left) % GLYPH_WIDTH) / GLYPH_SCALE);
+  const row = Math.floor((y - top) / GLYPH_SCALE);
+  return col < 3 && glyph[row]?.[col] === '1';
+}
+
 /**
- * A bar chart of the values (one bar each, scaled to the largest), with light grid lines: a picture of the
- * answers without any text, so it needs no font.
+ * A bar chart of the values (one bar each, scaled to the largest) with its value above each bar and light
+ * grid lines: a picture of the answers drawn pixel by pixel, so it needs no font or canvas library.
  */
 export function barChartPng(values: number[], width = 640, height = 360): Buffer {
   const margin = 32;
+  const labelSpace = 5 * GLYPH_SCALE + 8;
   const plotWidth = width - margin * 2;
-  const plotHeight = height - margin * 2;
+  const plotHeight = height - margin * 2 - labelSpace;
   const bars = values.length > 0 ? values : [0];
   const max = Math.max(...bars.map((v) => Math.max(0, v)), 1);
   const slot = plotWidth / bars.length;
   const barWidth = Math.max(4, Math.floor(slot * 0.6));
-  const baseline = margin + plotHeight;
+  const baseline = height - margin;
+  const tops = bars.map((v) => baseline - Math.round((Math.max(0, v) / max) * plotHeight));
+  const labels = bars.map(valueLabel);
+  const gridStep = Math.round(plotHeight / 4);
   return encodePng(width, height, (x, y) => {
     if (y === baseline && x >= margin && x <= margin + plotWidth) return AXIS;
-    if (x === margin && y >= margin && y <= baseline) return AXIS;
+    if (x === margin && y >= baseline - plotHeight && y <= baseline) return AXIS;
     const index = Math.floor((x - margin) / slot);
-    const value = bars[index];
-    if (value !== undefined && x > margin) {
-      const left = margin + index * slot + (slot - barWidth) / 2;
-      const top = baseline - Math.round((Math.max(0, value) / max) * plotHeight);
+    const top = tops[index];
+    if (top !== undefined && x > margin) {
+      const centre = margin + index * slot + slot / 2;
+      const left = centre - barWidth / 2;
       if (x >= left && x < left + barWidth && y >= top && y < baseline) {
         return PALETTE[index % PALETTE.length] ?? AXIS;
       }
+      if (onLabel(labels[index] ?? '', centre, top - labelSpace + 2, x, y)) return AXIS;
     }
-    if (y > margin && y < baseline && (baseline - y) % Math.round(plotHeight / 4) === 0) return GRID;
+    const inPlot = x > margin && x <= margin + plotWidth && y < baseline && y >= baseline - plotHeight;
+    if (inPlot && (baseline - y) % gridStep === 0) return GRID;
     return BACKGROUND;
   });
 }
