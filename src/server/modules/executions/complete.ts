@@ -21,6 +21,7 @@ export async function completeRun(
   userId: string,
   runId: string,
   input: TCompleteRunRequest,
+  stop?: AbortSignal,
 ): Promise<TExecution> {
   const timeoutMinutes = await getSetting(deps.db, 'webhook_timeout_minutes');
   const now = deps.now();
@@ -50,17 +51,17 @@ export async function completeRun(
   notifyRunChanged(runId);
 
   const delivery = await deliverRun(deps, runId);
-  if (delivery === 'delivered') await waitForEnd(deps, runId, COMPLETE_WAIT_MS);
+  if (delivery === 'delivered') await waitForEnd(deps, runId, COMPLETE_WAIT_MS, stop);
   return getOwnRun(deps.db, userId, runId);
 }
 
 /** Waits (real time) until the run ends or `ms` pass; woken early by changes made on this instance. */
-async function waitForEnd(deps: AppDeps, runId: string, ms: number): Promise<void> {
+async function waitForEnd(deps: AppDeps, runId: string, ms: number, stop?: AbortSignal): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     const status = await runStatus(deps.db, runId);
     const remaining = deadline - Date.now();
-    if (!status || !isOpen(status) || remaining <= 0) return;
-    await waitForRunChange(runId, Math.min(POLL_MS, remaining));
+    if (!status || !isOpen(status) || remaining <= 0 || stop?.aborted) return;
+    await waitForRunChange(runId, Math.min(POLL_MS, remaining), stop);
   }
 }

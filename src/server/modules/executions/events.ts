@@ -18,6 +18,7 @@ export async function streamRunEvents(
   runId: string,
   request: FastifyRequest,
   reply: FastifyReply,
+  stop: AbortSignal,
 ): Promise<void> {
   const first = await getOwnRun(db, userId, runId); // 404 before any byte is sent
   reply.hijack();
@@ -31,6 +32,8 @@ export async function streamRunEvents(
   });
   const closed = new AbortController();
   request.raw.on('close', () => closed.abort());
+  stop.addEventListener('abort', () => closed.abort());
+  if (stop.aborted) closed.abort();
   const started = Date.now();
   let lastSent = '';
   let lastWrite = Date.now();

@@ -16,6 +16,10 @@ import { startRun } from './start.js';
 
 /** Runs: start, complete, list, detail, events. Mounted at /api/executions. */
 export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
+  // Waiting calls and event streams end when the server closes, so a shutdown is not held up by them.
+  const closing = new AbortController();
+  app.addHook('preClose', async () => closing.abort());
+
   app.post(
     '/start',
     {
@@ -54,7 +58,7 @@ export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
     },
     async (request) => {
       const user = await requireUser(request);
-      return completeRun(deps, user.id, request.params.id, request.body);
+      return completeRun(deps, user.id, request.params.id, request.body, closing.signal);
     },
   );
 
@@ -101,7 +105,7 @@ export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      await streamRunEvents(deps.db, user.id, request.params.id, request, reply);
+      await streamRunEvents(deps.db, user.id, request.params.id, request, reply, closing.signal);
     },
   );
 }
