@@ -1,3 +1,4 @@
+import { TOTAL_COUNT_HEADER } from '../../../../shared/contract/admin';
 import { ApiError } from '../../../lib/api';
 
 /** One page of an admin list and the total the server counted for the same filters. */
@@ -41,6 +42,7 @@ export async function fetchPage<T>(path: string, params: ListParams): Promise<Pa
   });
   if (!res.ok) throw await errorFrom(res);
   const items = (await res.json()) as T[];
-  const header = Number(res.headers.get('x-total-count'));
-  return { items, total: Number.isFinite(header) && header >= 0 ? header : items.length };
+  const header = res.headers.get(TOTAL_COUNT_HEADER);
+  const total = header === null || header.trim() === '' ? Number.NaN : Number(header);
+  return { items, total: Number.isInteger(total) && total >= 0 ? total : items.length };
 }

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { axisTicks } from '../lib/chart-scale';
 import { useElementWidth } from '../lib/use-element-width';
 
 export interface ChartSeries {
@@ -30,20 +31,6 @@ interface BarChartProps {
 
 const HEIGHT = 240;
 const MARGIN = { top: 12, right: 12, bottom: 44, left: 52 };
-
-/** A step of 1, 2 or 5 times a power of ten (at least 1), so gridlines land on round whole numbers. */
-export function niceStep(raw: number): number {
-  if (raw <= 1) return 1;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  return ([1, 2, 5, 10].find((m) => m * power >= raw) ?? 10) * power;
-}
-
-/** The gridline values: from 0 to the first round value at or above the largest bar (four steps when empty). */
-export function axisTicks(max: number): number[] {
-  const step = niceStep(max / 4);
-  const steps = Math.max(1, Math.ceil(max / step));
-  return Array.from({ length: (max > 0 ? steps : 4) + 1 }, (_, i) => i * step);
-}
 
 /**
  * A bar chart drawn by hand as inline SVG: titled, with axis labels and a legend, described for screen

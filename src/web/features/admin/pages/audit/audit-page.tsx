@@ -13,15 +13,8 @@ import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-tool
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
 import { formatDateTime } from '../../lib/format';
+import { jsonPreview } from '../../lib/json-text';
 import { useListState } from '../../lib/use-list-state';
-
-const PREVIEW_CHARS = 50;
-
-/** The spec's preview: the first 50 characters of the details as JSON. */
-export function detailsPreview(details: unknown): string {
-  const json = JSON.stringify(details) ?? '';
-  return json.length > PREVIEW_CHARS ? `${json.slice(0, PREVIEW_CHARS)}…` : json;
-}
 
 export default function AuditPage() {
   const { t, i18n } = useTranslation('admin');
@@ -77,7 +70,7 @@ export default function AuditPage() {
             ) : (
               <ChevronRight className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
             )}
-            <span className="break-all">{detailsPreview(a.details)}</span>
+            <span className="break-all">{jsonPreview(a.details)}</span>
             <span className="sr-only">{expanded ? t('audit.hideDetails') : t('audit.showDetails')}</span>
           </button>
         );

@@ -9,15 +9,7 @@ import { pickLanguage } from '../../../../../shared/contract/common';
 import { useUpdateConfig } from '../../api/update-config';
 import { FieldError } from '../../components/field-error';
 import { formatDateTime } from '../../lib/format';
-
-/** Parses the admin's text as JSON, or gives the parser's message to show under the field. */
-export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (err) {
-    return { ok: false, message: err instanceof Error ? err.message : String(err) };
-  }
-}
+import { parseJson } from '../../lib/json-text';
 
 /** One configuration entry: its value shown as JSON and edited in place with save and cancel. */
 export function ConfigEntryRow({ entry }: { entry: TAdminConfigEntry }) {
