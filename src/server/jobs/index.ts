@@ -1,6 +1,7 @@
+import { authCleanupJob } from '../modules/auth/cleanup-job.js';
 import { subscriptionRenewalJob } from '../modules/credits/renewal-job.js';
 import { runExpiryJob, webhookRetryJob } from '../modules/executions/jobs.js';
 import type { Job } from './scheduler.js';
 
 /** Every background job the server runs; each module adds its own here. */
-export const JOBS: Job[] = [subscriptionRenewalJob, webhookRetryJob, runExpiryJob];
+export const JOBS: Job[] = [authCleanupJob, subscriptionRenewalJob, webhookRetryJob, runExpiryJob];

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { TSessionUser, TSigninRequest, TSignupRequest } from '../../../shared/contract/auth.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { ts } from '../../db/sql-helpers.js';
@@ -192,6 +192,15 @@ export async function revokeUserSessions(db: DbOrTx, userId: string): Promise<vo
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
-export async function deleteExpiredSessions(db: Db, now: Date): Promise<void> {
-  await db.delete(sessions).where(lt(sessions.expiresAt, now));
+/** Deletes sessions past either limit and throttle counters that no longer count or block anything. */
+export async function deleteExpiredAuthState(db: Db, now: Date): Promise<void> {
+  await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)));
+  await db
+    .delete(authThrottle)
+    .where(
+      and(
+        lt(authThrottle.windowStartedAt, new Date(now.getTime() - THROTTLE_WINDOW_MS)),
+        or(isNull(authThrottle.blockedUntil), lt(authThrottle.blockedUntil, now)),
+      ),
+    );
 }

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sessions, userProfiles } from '../../db/schema.js';
+import { authThrottle, sessions, userProfiles } from '../../db/schema.js';
 import { sha256Hex } from '../../lib/tokens.js';
 import { buildTestApp, type TestApp } from '../../test/harness.js';
 import { signUpUser, TestClient } from '../../test/client.js';
 import { ledgerMismatches } from '../../test/ledger-check.js';
+import { authCleanupJob } from './cleanup-job.js';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './service.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -168,5 +169,43 @@ describe('the session cookie', () => {
     } finally {
       await secure.close();
     }
+  });
+});
+
+describe('the auth cleanup job', () => {
+  it('deletes expired sessions and spent throttle counters, and keeps everything still in force', async () => {
+    const { client, id } = await signUpUser(t);
+    const now = t.clock.now();
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    await t.database.db.insert(sessions).values([
+      { userId: id, tokenHash: sha256Hex('idle-expired'), expiresAt: at(-1000), absoluteExpiresAt: at(DAY) },
+      { userId: id, tokenHash: sha256Hex('too-old'), expiresAt: at(DAY), absoluteExpiresAt: at(-1000) },
+    ]);
+    const minute = 60_000;
+    await t.database.db.insert(authThrottle).values([
+      { key: 'ip:cleanup-stale', failures: 3, windowStartedAt: at(-60 * minute) },
+      {
+        key: 'ip:cleanup-block-over',
+        failures: 10,
+        windowStartedAt: at(-40 * minute),
+        blockedUntil: at(-minute),
+      },
+      {
+        key: 'ip:cleanup-blocked',
+        failures: 10,
+        windowStartedAt: at(-20 * minute),
+        blockedUntil: at(5 * minute),
+      },
+      { key: 'ip:cleanup-counting', failures: 2, windowStartedAt: at(-minute) },
+    ]);
+
+    await authCleanupJob.run({ config: t.config, database: t.database, db: t.database.db, now: t.clock.now });
+
+    expect((await sessionRows(id)).map((r) => r.tokenHash)).toEqual([sha256Hex(tokenOf(client))]);
+    expect((await client.get('/api/auth/me')).statusCode).toBe(200);
+    const keys = (await t.database.db.select().from(authThrottle))
+      .map((r) => r.key)
+      .filter((k) => k.startsWith('ip:cleanup'));
+    expect(keys.sort()).toEqual(['ip:cleanup-blocked', 'ip:cleanup-counting']);
   });
 });
