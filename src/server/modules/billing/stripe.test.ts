@@ -23,6 +23,8 @@ let t: TestApp;
 let stripeApi: Server;
 let calls: StripeCall[] = [];
 let sessionCounter = 0;
+/** When set, the stand-in answers every call with a 500, as an outage would. */
+let stripeDown = false;
 const signer = new Stripe('sk_test_signer');
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -43,7 +45,10 @@ beforeAll(async () => {
         idempotencyKey: req.headers['idempotency-key'] as string | undefined,
       });
       res.setHeader('content-type', 'application/json');
-      if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+      if (stripeDown) {
+        res.statusCode = 500;
+        res.end(JSON.stringify({ error: { type: 'api_error', message: 'Outage' } }));
+      } else if (req.method === 'POST' && path === '/v1/checkout/sessions') {
         sessionCounter += 1;
         const id = `cs_test_${sessionCounter}`;
         res.end(
@@ -158,6 +163,25 @@ describe('purchase with PAYMENT_PROVIDER=stripe', () => {
     const res = await client.post('/api/credits/purchase', { ...PRO_PACK, usdAmount: 0.5 });
     expect(res.statusCode).toBe(400);
     expect(calls).toHaveLength(0);
+  });
+});
+
+describe('when Stripe is down', () => {
+  it('answers 502 and stores no key, so the same key works once Stripe is back', async () => {
+    const { client, id } = await signUpUser(t);
+    const headers = { 'idempotency-key': 'outage-key-0001' };
+    stripeDown = true;
+    try {
+      const res = await client.post('/api/credits/purchase', PRO_PACK, headers);
+      expect(res.statusCode).toBe(502);
+      expect(res.json()).toMatchObject({ code: 'BAD_GATEWAY' });
+    } finally {
+      stripeDown = false;
+    }
+    const retry = await client.post('/api/credits/purchase', PRO_PACK, headers);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json()).toMatchObject({ status: 'checkout' });
+    expect(await creditsOf(id)).toBe(5);
   });
 });
 

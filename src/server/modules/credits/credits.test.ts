@@ -329,6 +329,24 @@ describe('Idempotency-Key', () => {
     );
   });
 
+  it('opens one plan when two monthly purchases with different keys race', async () => {
+    const { client, id } = await signUpUser(t);
+    const [a, b] = await Promise.all([
+      client.post('/api/credits/purchase', PRO_MONTHLY, { 'idempotency-key': 'race-key-a-0006' }),
+      client.post(
+        '/api/credits/purchase',
+        { type: 'monthly', credits: 20, usdAmount: 8, planName: 'Starter' },
+        { 'idempotency-key': 'race-key-b-0006' },
+      ),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    const winner = a.statusCode === 200 ? a.json() : b.json();
+    expect(await balance(client)).toBe(5 + winner.creditsGranted);
+    expect(await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, id))).toHaveLength(
+      1,
+    );
+  });
+
   it('keeps keys per user: the same key from another user is a separate purchase', async () => {
     const a = await signUpUser(t);
     const b = await signUpUser(t);
