@@ -1,7 +1,12 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMismatches } from '../../test/ledger-check.js';
+import { eq } from 'drizzle-orm';
+import { userProfiles } from '../../db/schema.js';
+import { AppError } from '../../lib/errors.js';
+import { completeRun } from './complete.js';
 import { deliverDueRuns } from './dispatch.js';
+import { startRun as startRunService } from './start.js';
 import { expireOverdueRuns } from './sweeper.js';
 import {
   addWorkflow,
@@ -77,6 +82,22 @@ describe('starting a run', () => {
     expect(await balanceOf(w, user.id)).toBe(5);
     // Admins may run private workflows.
     expect((await w.admin.post('/api/executions/start', { workflowId: privateWf.id })).statusCode).toBe(201);
+  });
+
+  it('refuses a suspended account without charging it', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    const me = (await user.client.get('/api/auth/me')).json();
+    await w.t.database.db
+      .update(userProfiles)
+      .set({ accountStatus: 'suspended' })
+      .where(eq(userProfiles.id, user.id));
+    // Its session no longer counts (401); a start already past the session check meets the account check.
+    expect((await user.client.post('/api/executions/start', { workflowId: wf.id })).statusCode).toBe(401);
+    const err = await startRunService(depsOf(w), me, { workflowId: wf.id }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('ACCOUNT_SUSPENDED');
+    expect(await balanceOf(w, user.id)).toBe(5);
   });
 
   it('gives exactly 10 runs to 50 concurrent starts by a user with 10 credits', async () => {
@@ -222,6 +243,19 @@ describe('completing a run: the webhook call', () => {
     expect(await ledgerRowsOfRun(w, runId, 'refund')).toHaveLength(1);
     expect(await balanceOf(w, user.id)).toBe(5);
     expect((await runRow(w, runId)).dispatchAttempts).toBe(1);
+  });
+
+  it('refuses a webhook on a private address in production mode, failing and refunding the run', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    const runId = await startRun(user.client, wf.id);
+    const before = w.service.calls.length;
+    const production = { ...depsOf(w), config: { ...w.t.config, allowPrivateWebhooks: false } };
+    const run = await completeRun(production, user.id, runId, ANSWERS);
+    expect(run).toMatchObject({ status: 'failed', errorMessage: expect.stringContaining('not allowed') });
+    expect(w.service.calls.length).toBe(before);
+    expect(await ledgerRowsOfRun(w, runId, 'refund')).toHaveLength(1);
+    expect(await balanceOf(w, user.id)).toBe(5);
   });
 
   it('retries a 5xx at once and takes the result of the retry', async () => {
