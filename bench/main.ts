@@ -1,5 +1,7 @@
 import { benchCatalogue } from './catalogue.js';
+import { benchPageWeight } from './page-weight.js';
 import { benchRunStart } from './run-start.js';
+import { benchScale } from './scale.js';
 import { ensureServerBuild } from './lib/build.js';
 import { saveSection, type SectionResult } from './lib/results.js';
 import { loadSettings, type Settings } from './lib/settings.js';
@@ -8,6 +10,8 @@ import { wrkAvailable } from './lib/wrk.js';
 const BENCHMARKS: Record<string, (settings: Settings) => Promise<SectionResult>> = {
   catalogue: benchCatalogue,
   'run-start': benchRunStart,
+  'page-weight': benchPageWeight,
+  scale: benchScale,
 };
 
 async function main(): Promise<void> {

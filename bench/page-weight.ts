@@ -1,0 +1,159 @@
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser } from 'playwright-core';
+import { ensureWebBuild } from './lib/build.js';
+import { PORTS, WEB_DIR, WORK_DIR } from './lib/paths.js';
+import type { SectionResult } from './lib/results.js';
+import { openTarget, seedUsers, seedWorkflows } from './lib/seed.js';
+import { startServer, type DatabaseTarget } from './lib/server.js';
+import type { Settings } from './lib/settings.js';
+import { median, round } from './lib/stats.js';
+
+const JS_BUDGET_KB = 160;
+const CSS_BUDGET_KB = 15;
+const FCP_BUDGET_MS = 1000;
+/** As in playwright.config.ts. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const gzipKb = (file: string) => gzipSync(readFileSync(join(WEB_DIR, file))).length / 1000;
+
+/** The files index.html loads before the app can paint, with the JS modules they import statically. */
+export function initialAssets(): { js: string[]; css: string[] } {
+  const html = readFileSync(join(WEB_DIR, 'index.html'), 'utf8');
+  const attr = (re: RegExp) => [...html.matchAll(re)].map((m) => m[1]!.replace(/^\//, ''));
+  const entries = [
+    ...attr(/<script[^>]*type="module"[^>]*src="([^"]+)"/g),
+    ...attr(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g),
+  ];
+  const css = attr(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g);
+  const js = new Set<string>();
+  const visit = (file: string) => {
+    if (js.has(file)) return;
+    js.add(file);
+    const code = readFileSync(join(WEB_DIR, file), 'utf8');
+    const dir = file.slice(0, file.lastIndexOf('/') + 1);
+    // Static imports only (`import{a}from"./x.js"`, `import"./x.js"`, `export*from"./x.js"`), never import().
+    for (const m of code.matchAll(
+      /(?:\bimport|\bexport)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["'](\.\.?\/[^"']+\.js)["']/g,
+    )) {
+      visit(join(dir, m[1]!).replace(/\\/g, '/'));
+    }
+  };
+  entries.forEach(visit);
+  return { js: [...js], css };
+}
+
+async function firstContentfulPaint(browser: Browser, url: string, cookie?: string): Promise<number> {
+  // A new context each time: empty cache, as a first visit.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    if (cookie) await context.addCookies([{ name: 'flujo_session', value: cookie, url }]);
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'load' });
+    const fcp = await page.waitForFunction(
+      () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+      undefined,
+      { timeout: 10_000 },
+    );
+    return (await fcp.jsonValue()) as number;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Initial JS and CSS of `/` (gzip) and first contentful paint of `/` and `/workflows` in Chromium. */
+export async function benchPageWeight(settings: Settings): Promise<SectionResult> {
+  const section: SectionResult = {
+    id: 'page-weight',
+    title: 'Page weight and speed',
+    ranAt: new Date().toISOString(),
+    quick: settings.quick,
+    command: 'npm run bench -- page-weight',
+    checks: [],
+    notes: [],
+    details: [],
+  };
+  if (!ensureWebBuild()) {
+    section.checks.push({ what: 'web build', measured: 'vite build failed', budget: 'builds', pass: false });
+    return section;
+  }
+  const assets = initialAssets();
+  const jsKb = assets.js.reduce((sum, f) => sum + gzipKb(f), 0);
+  const cssKb = assets.css.reduce((sum, f) => sum + gzipKb(f), 0);
+  section.checks.push(
+    {
+      what: 'initial JS of / (gzip)',
+      measured: `${round(jsKb, 1)} kB`,
+      budget: `<= ${JS_BUDGET_KB} kB`,
+      pass: jsKb <= JS_BUDGET_KB,
+    },
+    {
+      what: 'initial CSS of / (gzip)',
+      measured: `${round(cssKb, 1)} kB`,
+      budget: `<= ${CSS_BUDGET_KB} kB`,
+      pass: cssKb <= CSS_BUDGET_KB,
+    },
+  );
+  section.details.push(
+    'Initial files (gzip -6, kB = 1000 bytes):',
+    '',
+    ...[...assets.js, ...assets.css].map((f) => `- ${f}: ${round(gzipKb(f), 1)} kB`),
+  );
+
+  const dir = join(WORK_DIR, 'page-weight');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const target: DatabaseTarget = { kind: 'pglite', dataDir: dir };
+  const database = await openTarget(target);
+  const [admin] = await seedUsers(database.db, { count: 1, credits: 0, prefix: 'admin', isAdmin: true });
+  await seedWorkflows(database.db, admin!.id, 12);
+  const [user] = await seedUsers(database.db, { count: 1, credits: 50, prefix: 'visitor' });
+  await database.close();
+
+  const server = await startServer({
+    database: target,
+    port: PORTS.server,
+    logFile: join(dir, 'server.log'),
+  });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const pages: Array<{ path: string; who: string; cookie?: string }> = [
+      { path: '/', who: 'a visitor' },
+      { path: '/workflows', who: 'a signed-in user', cookie: user!.token },
+    ];
+    // One load each first, so the server's own first-request work is not counted as the page's.
+    for (const p of pages) await firstContentfulPaint(browser, server.url + p.path, p.cookie);
+    for (const p of pages) {
+      const samples: number[] = [];
+      for (let i = 0; i < settings.pageLoads; i++) {
+        samples.push(await firstContentfulPaint(browser, server.url + p.path, p.cookie));
+      }
+      const fcp = median(samples);
+      section.checks.push({
+        what: `first contentful paint of ${p.path} (${p.who}), median of ${settings.pageLoads} cold loads`,
+        measured: `${round(fcp)} ms`,
+        budget: `< ${FCP_BUDGET_MS} ms`,
+        pass: fcp < FCP_BUDGET_MS,
+      });
+      section.details.push('', `FCP samples of ${p.path} (ms): ${samples.map((s) => round(s)).join(', ')}.`);
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  section.notes.push(
+    'Initial JS: the script and modulepreload tags of the built index.html plus every module they import statically (lazy screens, loaded with import(), are not counted).',
+    'FCP: Debian Chromium headless through playwright-core (arguments as in playwright.config.ts), 1280x800, a new browser context (empty cache) per load, from the production server on 127.0.0.1 (PGlite, 12 workflows). The browser is not pinned.',
+  );
+  return section;
+}
