@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     globalSetup: ['./src/server/test/global-setup.ts'],
+    setupFiles: ['./src/server/test/ledger-guard.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,

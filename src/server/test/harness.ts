@@ -6,6 +6,8 @@ import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { seed } from '../db/seed.js';
 import type { App } from '../types.js';
+import { ledgerMismatches } from './ledger-check.js';
+import { openApps } from './open-apps.js';
 import { ident, postgresTarget, withAdminClient } from './template.js';
 
 /** A fresh, migrated database of the kind this run tests (PostgreSQL with TEST_DATABASE_URL, else PGlite). */
@@ -80,15 +82,30 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   const clock = testClock();
   const app = await buildApp({ config, database, db: database.db, now: clock.now }, { logger: false });
   await app.ready();
-  return {
+  const testApp: TestApp = {
     app,
     database,
     config,
     clock,
     origin: config.publicUrl,
+    // Every test file that builds an app ends with the reconciliation: balance = sum of the ledger and
+    // balance >= 0 for every user, or the file fails.
     close: async () => {
-      await app.close();
-      await database.close();
+      openApps.delete(testApp);
+      let mismatches: Awaited<ReturnType<typeof ledgerMismatches>>;
+      try {
+        mismatches = await ledgerMismatches(database.db);
+      } finally {
+        await app.close();
+        await database.close();
+      }
+      if (mismatches.length > 0) {
+        throw new Error(
+          `Ledger reconciliation failed for ${mismatches.length} user(s): ${JSON.stringify(mismatches)}`,
+        );
+      }
     },
   };
+  openApps.add(testApp);
+  return testApp;
 }
