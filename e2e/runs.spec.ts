@@ -95,6 +95,7 @@ async function chatToTheEnd(page: Page, answers: string[]): Promise<void> {
 
 /** Fills every question of the survey form with a plausible answer of its type. */
 async function fillSurvey(page: Page): Promise<void> {
+  await expect(page.getByRole('button', { name: /^(Submit answers|Enviar respuestas)$/ })).toBeVisible();
   const form = page.locator('form');
   for (const field of await form.locator('input[type=text], textarea').all()) await field.fill('Acme Bakery');
   for (const field of await form.locator('input[type=number]').all()) await field.fill('42');
@@ -245,6 +246,35 @@ test('the failing demo workflow ends failed with its error, and the credit comes
   await screenshot(page, 'runs-result-failed-en-1280');
   await page.goto('/my-workflows?lng=en');
   await expect(page.getByTestId('execution-row')).toContainText(TEXT.en.statusFailed);
+});
+
+test('a slow workflow shows its progress messages, and an image result is previewed', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/?lng=en');
+  await signUpViaApi(page, 'Paula Patience');
+  const slow = demo('slow-research');
+  await openFromCatalogue(page, slow, 'en');
+  await chatToTheEnd(page, ['Vegan pastries for offices', 'Madrid', 'Small teams']);
+  // The workflow's own words while it works, pushed by the event stream.
+  const progress = page.getByTestId('progress-message');
+  await expect(progress).toHaveText(/Reading|Comparing|Writing/, { timeout: 30_000 });
+  await expectAccessible(page);
+  await screenshot(page, 'runs-progress-en-1280');
+  await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('result-credits')).toHaveText(`${slow.creditsPerExecution} credits consumed`);
+
+  const chart = demo('chart-png');
+  await openFromCatalogue(page, chart, 'en');
+  await fillSurvey(page);
+  await page.getByRole('button', { name: TEXT.en.submit }).click();
+  await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 45_000 });
+  const image = page.getByTestId('result-image');
+  await expect(image).toHaveAttribute('src', /^\/result\/[\w-]+\?inline=1$/);
+  await expect
+    .poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+    .toBeGreaterThan(0);
+  await expect(page.getByTestId('result-file-details')).toHaveText(/^Image · \d+(\.\d{2} KB| B)$/);
+  await screenshot(page, 'runs-result-image-en-1280');
 });
 
 test('someone without credits gets the insufficient-credits dialog and can go buy some', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { ArrowLeft, FileQuestion, Loader2, ShieldCheck, TriangleAlert } from 'lucide-react';
+import { ArrowLeft, FileQuestion, ShieldCheck, TriangleAlert } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -44,7 +44,9 @@ export default function ExecutePage() {
   const [problem, setProblem] = useState<StartProblem | null>(null);
   const complete = useCompleteExecution(executionId ?? '');
   const [submitted, setSubmitted] = useState(false);
-  const run = useFollowExecution(executionId, submitted && complete.isSuccess);
+  // Followed from the moment the answers go out: the complete call may wait for the workflow for up to 30 s,
+  // and its progress messages should show meanwhile.
+  const run = useFollowExecution(executionId, submitted);
 
   // A run costs credits: start exactly one per visit, even when StrictMode runs effects twice.
   const startedFor = useRef<string | null>(null);
@@ -174,19 +176,7 @@ export default function ExecutePage() {
 
   return (
     <>
-      {submitted ? (
-        complete.isPending ? (
-          <StatePanel
-            busy
-            icon={<Loader2 className="size-7 animate-spin" aria-hidden="true" />}
-            title={t('sending.title')}
-          >
-            {t('sending.body')}
-          </StatePanel>
-        ) : (
-          <ProgressScreen title={title} message={run?.progressMessage ?? null} />
-        )
-      ) : null}
+      {submitted ? <ProgressScreen title={title} message={run?.progressMessage ?? null} /> : null}
       {/* Kept mounted while the answers are sent, so a failed send returns to the same conversation or form. */}
       <div hidden={submitted}>{interaction}</div>
     </>

@@ -69,15 +69,17 @@ export function ResultOutput({ run }: { run: TExecution }) {
         </video>
       ) : null}
       <div className="mt-3 flex flex-col gap-4 rounded-xl border border-slate-200 bg-slate-50 p-4 sm:flex-row sm:items-center">
-        <FileKindIcon kind={isVideo ? 'video' : kind} />
-        <div className="min-w-0 flex-1">
-          <p className="truncate font-medium text-slate-900" data-testid="result-filename">
-            {run.outputFilename ?? t('result.unnamedFile')}
-          </p>
-          <p className="text-sm text-slate-700">
-            {t(`result.kind.${isVideo ? 'video' : kind}`)}
-            {run.outputSize != null ? ` · ${formatFileSize(run.outputSize, locale)}` : ''}
-          </p>
+        <div className="flex min-w-0 flex-1 items-center gap-4">
+          <FileKindIcon kind={isVideo ? 'video' : kind} />
+          <div className="min-w-0">
+            <p className="truncate font-medium text-slate-900" data-testid="result-filename">
+              {run.outputFilename ?? t('result.unnamedFile')}
+            </p>
+            <p className="text-sm text-slate-700" data-testid="result-file-details">
+              {t(`result.kind.${isVideo ? 'video' : kind}`)}
+              {run.outputSize != null ? ` · ${formatFileSize(run.outputSize, locale)}` : ''}
+            </p>
+          </div>
         </div>
         {download ? (
           <Button asChild variant="secondary">

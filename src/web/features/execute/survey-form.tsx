@@ -129,8 +129,7 @@ function QuestionField({
   const described = invalid ? { 'aria-describedby': errorId(q), 'aria-invalid': true } : {};
   const label = (
     <>
-      <span className="mr-1 text-slate-600">{index + 1}.</span>
-      {text}
+      <span className="text-slate-600">{index + 1}.</span> {text}
       {required ? (
         <>
           <span className="ml-1 text-red-700" aria-hidden="true">
