@@ -69,6 +69,9 @@ test.describe('the admin runs the marketplace', () => {
     await description.getByLabel('English').fill('Asks questions and scores the lead.');
     await page.getByLabel('Category').selectOption({ label: 'Sales' });
     await expect(page.getByLabel('Credits per execution')).toHaveValue('1');
+    // No LLM is configured on the journey's server: the translate button says so in the spec's words.
+    await description.getByRole('button', { name: /Translate from English/ }).click();
+    await expect(page.getByText('Could not translate the text')).toBeVisible();
     await page.getByLabel('Credits per execution').fill('2');
     await page.getByLabel('Webhook URL').fill('https://hooks.example.com/lead-qualifier');
     await expect(page.getByText('How the webhook works')).toBeVisible();
@@ -187,7 +190,26 @@ test.describe('the admin runs the marketplace', () => {
     await expect(dialog.getByTestId('workflow-secret')).not.toHaveText(/^•+$/);
     await scanWithoutToasts(page);
     await screenshot(page, 'admin-edit-dialog-1280');
-    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    const before = await dialog.getByTestId('workflow-secret').textContent();
+    await dialog.getByRole('button', { name: 'Rotar secreto' }).click();
+    await dialog
+      .getByRole('group', { name: 'Rotar secreto' })
+      .getByRole('button', { name: 'Rotar secreto' })
+      .click();
+    await expect(page.getByText('Secreto rotado')).toBeVisible();
+    await expect(dialog.getByTestId('workflow-secret')).not.toHaveText(before ?? '');
+
+    // Editing: the owner is required (the spec's message), then the new English name is saved.
+    const name = dialog.getByRole('group', { name: 'Nombre', exact: true });
+    await name.getByLabel('Inglés').fill(`${SURVEY.en} v2`);
+    await dialog.getByRole('combobox', { name: 'Usuario (propietario)', exact: true }).selectOption('');
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await expect(dialog.getByText('Debes seleccionar un usuario')).toBeVisible();
+    await pickAdminAsOwner(page, 'Usuario (propietario)');
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await expect(page.getByText('Workflow guardado')).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+    expect(await adminWorkflowByName(page, `${SURVEY.en} v2`)).toBeDefined();
 
     await page.getByRole('searchbox', { name: 'Buscar workflows' }).fill(CHATBOT.es);
     const chatbot = page.getByRole('row', { name: new RegExp(CHATBOT.es) });
@@ -286,6 +308,7 @@ test.describe('the admin runs the marketplace', () => {
     await openAsAdmin(page, '/admin/audit', 'en');
     const actions = [
       'workflow_created',
+      'workflow_updated',
       'workflow_status_changed',
       'workflow_deleted',
       'credits_adjusted',
