@@ -123,4 +123,33 @@ describe('postWebhook', () => {
       await new Promise<void>((r) => server.close(() => r()));
     }
   });
+
+  it('connects to the address it checked, not to whatever DNS says later (no rebinding)', async () => {
+    const hosts: string[] = [];
+    const server = http.createServer((req, res) => {
+      hosts.push(String(req.headers.host));
+      res.writeHead(200).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    let lookups = 0;
+    try {
+      // The name exists only in this resolver: the connection can only have used the pinned answer.
+      const outcome = await postWebhook({
+        url: `http://rebind.invalid:${port}/hook`,
+        headers: {},
+        body: '{}',
+        allowPrivate: true,
+        resolve: async () => {
+          lookups += 1;
+          return [{ address: '127.0.0.1', family: 4 }];
+        },
+      });
+      expect(outcome).toMatchObject({ kind: 'answered', status: 200 });
+      expect(lookups).toBe(1);
+      expect(hosts).toEqual([`rebind.invalid:${port}`]);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
 });

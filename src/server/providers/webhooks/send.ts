@@ -18,6 +18,8 @@ export interface WebhookRequest {
   body: string;
   allowPrivate: boolean;
   timeoutMs?: number;
+  /** Name resolution; the system resolver unless a test supplies one. */
+  resolve?: Parameters<typeof resolveWebhookTarget>[2];
 }
 
 /**
@@ -27,7 +29,7 @@ export interface WebhookRequest {
 export async function postWebhook(request: WebhookRequest): Promise<DeliveryOutcome> {
   let target;
   try {
-    target = await resolveWebhookTarget(request.url, request.allowPrivate);
+    target = await resolveWebhookTarget(request.url, request.allowPrivate, request.resolve);
   } catch (err) {
     if (err instanceof AddressRefused) return { kind: 'refused', message: err.message };
     return { kind: 'network-error', message: err instanceof Error ? err.message : 'address lookup failed' };
