@@ -197,6 +197,17 @@ describe('seeded demo workflows', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents the chat, translate and demo service routes', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const paths = Object.keys(res.json<{ paths: Record<string, unknown> }>().paths);
+    expect(paths).toEqual(
+      expect.arrayContaining(['/api/chat', '/api/admin/translate', '/demo-hooks/{slug}']),
+    );
+  });
+});
+
 describe('demo services refuse what the app did not sign', () => {
   it('401 for a wrong secret, a changed body, an old timestamp or a token that does not match', async () => {
     const wrongSecret = await callDemo('chat-summary', {
