@@ -29,6 +29,9 @@ const TEXT = {
     type: 'Type',
     purchaseType: 'Purchase',
     back: 'Back to my account',
+    purchaseError: 'Purchase error',
+    activePlan:
+      'You already have an active monthly plan. Cancel it from your account before choosing another.',
   },
   es: {
     buyCredits: 'Comprar créditos',
@@ -55,6 +58,8 @@ const TEXT = {
     type: 'Tipo',
     purchaseType: 'Compra',
     back: 'Volver a mi cuenta',
+    purchaseError: 'Error en la compra',
+    activePlan: 'Ya tienes un plan mensual activo. Cancélalo desde tu cuenta antes de elegir otro.',
   },
 } as const;
 
@@ -125,6 +130,16 @@ for (const lng of ['en', 'es'] as const) {
     await expect(row.getByText(t.type, { exact: true })).toBeVisible();
     await expect(row.locator('dd').first()).toHaveText(t.purchaseType);
     await expect(row.locator('dd.text-green-700')).toHaveText('+30');
+
+    // A second monthly plan while one is active: the error toast, and nothing changes.
+    await page.getByRole('link', { name: t.buyCredits }).first().click();
+    await page.getByRole('tab', { name: t.monthlyTab }).click();
+    await page.getByTestId('plan-monthly-starter').click();
+    await page.getByTestId('buy-button').click();
+    await expect(page.getByText(t.purchaseError)).toBeVisible();
+    await expect(page.getByText(t.activePlan)).toBeVisible();
+    await expect(badge(page)).toHaveText('295');
+    await page.getByRole('link', { name: t.back }).click();
 
     const subscription = page.getByTestId('subscription');
     await expect(subscription).toContainText('Business');

@@ -5,7 +5,7 @@ import type { Tx } from '../../db/client.js';
 import { paymentEvents, subscriptions, userProfiles } from '../../db/schema.js';
 import type { AppDeps } from '../../types.js';
 import { grantPlanCredits } from '../credits/grants.js';
-import { nextBillingDate, openSubscription } from '../credits/subscriptions.js';
+import { nextBillingDate, openSubscription, subscriptionPlan } from '../credits/subscriptions.js';
 
 type Metadata = Stripe.Metadata | null | undefined;
 
@@ -86,11 +86,9 @@ async function onInvoicePaid(tx: Tx, deps: AppDeps, invoice: Stripe.Invoice): Pr
       now: deps.now(),
     });
   }
-  const plan = PLANS.find((p) => p.type === 'monthly' && p.name === row.planName);
-  if (!plan) return;
   const result = await grantPlanCredits(tx, {
     userId: row.userId,
-    plan: { ...plan, credits: row.creditsPerMonth, priceUsd: Number(row.priceUsd) },
+    plan: subscriptionPlan(row),
     reference: `stripe:invoice:${invoice.id}`,
     notes: `${row.planName} monthly plan renewal`,
   });

@@ -9,6 +9,7 @@ import { formatUsd, type TPlanType } from '../../../shared/contract/plans';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/toast';
+import { ApiError } from '../../lib/api';
 import { ME_KEY } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { usePlans } from './api/get-plans';
@@ -85,13 +86,18 @@ export default function BuyCreditsPage() {
           setCompleted(answer);
         },
         onError: (err) =>
-          toast({
-            title: t('error.title'),
-            description: err.message || t('error.fallback'),
-            variant: 'destructive',
-          }),
+          toast({ title: t('error.title'), description: purchaseErrorMessage(err), variant: 'destructive' }),
       },
     );
+  };
+
+  // Known refusals in the reader's language; anything else shows the server's message (spec section 8).
+  const purchaseErrorMessage = (err: Error) => {
+    if (err instanceof ApiError && err.code === 'CONFLICT' && selected?.type === 'monthly') {
+      return t('error.activePlan');
+    }
+    if (err instanceof ApiError && err.code === 'VALIDATION_ERROR') return t('error.planChanged');
+    return err.message || t('error.fallback');
   };
 
   const busy = purchase.isPending || redirecting;
