@@ -204,6 +204,11 @@ for (const lng of ['es', 'en'] as const) {
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
     const csv = readFileSync(await download.path(), 'utf8');
     expect(csv).toContain('Acme Bakery');
+    // The workflow got the questions in the language of the person who answered them.
+    const detail = (await (await page.request.get(`/api/workflows/public/${survey.id}`)).json()) as {
+      surveyQuestions: Array<{ question: { en: string; es: string } }>;
+    };
+    expect(csv).toContain(detail.surveyQuestions[0]?.question[lng] ?? '?');
     await screenshot(page, `runs-result-survey-${lng}-1280`);
     await expect(badge(page)).toHaveText('3');
 
@@ -258,8 +263,8 @@ test('a slow workflow shows its progress messages, and an image result is previe
   // The workflow's own words while it works, pushed by the event stream.
   const progress = page.getByTestId('progress-message');
   await expect(progress).toHaveText(/Reading|Comparing|Writing/, { timeout: 30_000 });
-  await expectAccessible(page);
   await screenshot(page, 'runs-progress-en-1280');
+  await expectAccessible(page);
   await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('result-credits')).toHaveText(`${slow.creditsPerExecution} credits consumed`);
 
@@ -275,6 +280,48 @@ test('a slow workflow shows its progress messages, and an image result is previe
     .toBeGreaterThan(0);
   await expect(page.getByTestId('result-file-details')).toHaveText(/^Image · \d+(\.\d{2} KB| B)$/);
   await screenshot(page, 'runs-result-image-en-1280');
+});
+
+test('when the assistant cannot answer, the chat says so in Spanish and lets the person write again', async ({
+  page,
+  baseURL,
+}) => {
+  // A real failure: the admin deletes the workflow while someone is chatting with it.
+  const origin = baseURL ?? '';
+  const admin = await request.newContext({ baseURL: origin, extraHTTPHeaders: { origin } });
+  expect((await admin.post('/api/auth/signin', { data: E2E_ADMIN })).ok()).toBe(true);
+  const adminUser = (await (await admin.get('/api/auth/me')).json()) as { id: string };
+  const created = await admin.post('/api/admin/workflows', {
+    data: {
+      userId: adminUser.id,
+      name: { es: 'Chat efímero', en: 'Short-lived chat' },
+      category: { es: 'Otros', en: 'Other' },
+      webhookUrl: `${origin}/demo-hooks/chat-summary`,
+      isPublic: true,
+      interactionType: 'chatbot',
+      welcomeMessage: { es: '¿En qué te ayudo?', en: 'How can I help?' },
+      aiPrompt: 'Ask what they need. ¿Qué necesitas?',
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+
+  await page.goto('/?lng=es');
+  await signUpViaApi(page, 'Elena Error');
+  await page.goto(`/workflows/${id}/execute?lng=es`);
+  const input = page.locator('#chat-input');
+  await expect(input).toBeEnabled();
+  expect((await admin.delete(`/api/workflows/${id}`)).ok()).toBe(true);
+  await admin.dispose();
+
+  await input.fill('Necesito un resumen');
+  await input.press('Enter');
+  await expect(page.getByText('Error en la conversación')).toBeVisible();
+  await expect(page.locator('[role=log] [data-role=assistant]').last()).toContainText(
+    'Lo siento, tuve un problema al procesar tu mensaje. Por favor, intenta de nuevo.',
+  );
+  await expect(page.locator('[role=log] [data-role=user]')).toHaveText(/Necesito un resumen/);
+  await expect(input).toBeEnabled();
 });
 
 test('someone without credits gets the insufficient-credits dialog and can go buy some', async ({ page }) => {
