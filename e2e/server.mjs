@@ -3,10 +3,11 @@
 // With E2E_BUILD_DIR set, the web app is built there and the server runs from source (tsx), so that several
 // checkouts of the project can run journeys at once without sharing dist/.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { e2eServerStateFile } from './server-state.mjs';
 
 if (process.env.TEST_DATABASE_URL) {
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -19,6 +20,12 @@ if (process.env.TEST_DATABASE_URL) {
 } else {
   process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'flujo-e2e-'));
 }
+
+// Tells the journeys' teardown (e2e/ledger-teardown.ts) where the books are, so it can reconcile them.
+writeFileSync(
+  e2eServerStateFile(process.env.PORT),
+  JSON.stringify({ pid: process.pid, dataDir: process.env.DATA_DIR, databaseUrl: process.env.DATABASE_URL }),
+);
 
 const isolated = process.env.E2E_BUILD_DIR;
 if (isolated) {
