@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, or, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { TPublicWorkflow, TPublicWorkflowDetail } from '../../../shared/contract/workflows.js';
 import type { Database, Db } from '../../db/client.js';
 import { userWorkflows } from '../../db/schema.js';
@@ -161,7 +161,7 @@ export async function publicWorkflowDetail(
       surveyQuestions: userWorkflows.surveyQuestions,
     })
     .from(userWorkflows)
-    .where(and(eq(userWorkflows.id, id), or(visibleTo(audience))));
+    .where(and(eq(userWorkflows.id, id), visibleTo(audience)));
   if (!row) throw notFound('Workflow');
   return row;
 }
