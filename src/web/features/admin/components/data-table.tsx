@@ -1,17 +1,20 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/utils';
+import { useMediaQuery } from '../lib/use-media-query';
 
 export interface Column<T> {
   id: string;
   header: ReactNode;
   cell(row: T): ReactNode;
   className?: string;
+  /** The row's buttons: no heading of their own on the phone cards, placed at the card's foot. */
+  actions?: boolean;
 }
 
 interface DataTableProps<T> {
-  /** Names the table for screen readers and the scrollable region on small screens. */
+  /** Names the table (and the list of cards that replaces it on phones) for screen readers. */
   label: string;
   columns: Array<Column<T>>;
   rows: T[] | undefined;
@@ -23,25 +26,43 @@ interface DataTableProps<T> {
   renderAfterRow?(row: T): ReactNode;
 }
 
-/** An admin table: scrolls sideways on narrow screens, with loading, error and empty states. */
-export function DataTable<T>({
+/**
+ * An admin list: a table from 768 px up, a card per row below (first column as the title, the others
+ * as labelled values), with shared loading, error and empty states.
+ */
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { t } = useTranslation('admin');
+  const { rows, isLoading, error, empty } = props;
+  const wide = useMediaQuery('(min-width: 48rem)');
+  const state = isLoading ? (
+    <Spinner label={t('common.loading')} />
+  ) : error ? (
+    <p role="alert" className="px-4 py-8 text-center text-red-800">
+      {t('common.loadError', { message: error.message })}
+    </p>
+  ) : !rows || rows.length === 0 ? (
+    <p className="px-4 py-10 text-center text-slate-700">{empty}</p>
+  ) : null;
+
+  // One of the two is rendered, never both, so ids and names in the rows stay unique on the page.
+  return wide ? <Table {...props} state={state} /> : <Cards {...props} state={state} />;
+}
+
+function Table<T>({
   label,
   columns,
   rows,
   rowKey,
-  isLoading,
-  error,
-  empty,
   renderAfterRow,
-}: DataTableProps<T>) {
-  const { t } = useTranslation('admin');
+  state,
+}: DataTableProps<T> & { state: ReactNode }) {
   return (
     <div
       className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm"
       role="region"
       aria-label={label}
-      // Focusable so keyboard users can scroll the table sideways on a phone; `relative` keeps the
-      // visually hidden labels inside it (else they widen the page from their static position).
+      // Focusable so keyboard users can scroll a wide table sideways; `relative` keeps the visually hidden
+      // labels inside it (else they widen the page from their static position).
       tabIndex={0}
     >
       <table className="w-full min-w-[40rem] text-left text-sm">
@@ -56,36 +77,32 @@ export function DataTable<T>({
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {isLoading ? (
+          {state ? (
             <tr>
-              <td colSpan={columns.length}>
-                <Spinner label={t('common.loading')} />
-              </td>
-            </tr>
-          ) : error ? (
-            <tr>
-              <td colSpan={columns.length} className="px-4 py-8 text-center text-red-800" role="alert">
-                {t('common.loadError', { message: error.message })}
-              </td>
-            </tr>
-          ) : !rows || rows.length === 0 ? (
-            <tr>
-              <td colSpan={columns.length} className="px-4 py-10 text-center text-slate-700">
-                {empty}
-              </td>
+              <td colSpan={columns.length}>{state}</td>
             </tr>
           ) : (
-            rows.map((row) => (
-              <RowGroup key={rowKey(row)} after={renderAfterRow?.(row)} colSpan={columns.length}>
-                <tr className="align-top hover:bg-slate-50/70">
-                  {columns.map((c) => (
-                    <td key={c.id} className={cn('px-4 py-3 text-slate-800', c.className)}>
-                      {c.cell(row)}
-                    </td>
-                  ))}
-                </tr>
-              </RowGroup>
-            ))
+            (rows ?? []).map((row) => {
+              const after = renderAfterRow?.(row);
+              return (
+                <Fragment key={rowKey(row)}>
+                  <tr className="align-top hover:bg-slate-50/70">
+                    {columns.map((c) => (
+                      <td key={c.id} className={cn('px-4 py-3 text-slate-800', c.className)}>
+                        {c.cell(row)}
+                      </td>
+                    ))}
+                  </tr>
+                  {after ? (
+                    <tr className="bg-slate-50">
+                      <td colSpan={columns.length} className="px-4 py-3">
+                        {after}
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
+              );
+            })
           )}
         </tbody>
       </table>
@@ -93,17 +110,46 @@ export function DataTable<T>({
   );
 }
 
-function RowGroup({ children, after, colSpan }: { children: ReactNode; after: ReactNode; colSpan: number }) {
+function Cards<T>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  renderAfterRow,
+  state,
+}: DataTableProps<T> & { state: ReactNode }) {
+  const [title, ...rest] = columns;
+  const fields = rest.filter((c) => !c.actions);
+  const actions = rest.filter((c) => c.actions);
+  if (state) {
+    return <div className="rounded-xl border border-slate-200 bg-white shadow-sm">{state}</div>;
+  }
   return (
-    <>
-      {children}
-      {after ? (
-        <tr className="bg-slate-50">
-          <td colSpan={colSpan} className="px-4 py-3">
-            {after}
-          </td>
-        </tr>
-      ) : null}
-    </>
+    <ul aria-label={label} className="space-y-3">
+      {(rows ?? []).map((row) => {
+        const after = renderAfterRow?.(row);
+        return (
+          <li key={rowKey(row)} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+            {title ? <div className="text-sm text-slate-900">{title.cell(row)}</div> : null}
+            <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
+              {fields.map((c) => (
+                <div key={c.id} className="contents">
+                  <dt className="text-xs font-semibold uppercase tracking-wide text-slate-600">{c.header}</dt>
+                  <dd className="min-w-0 break-words text-slate-800">{c.cell(row)}</dd>
+                </div>
+              ))}
+            </dl>
+            {actions.length > 0 ? (
+              <div className="mt-3 flex justify-end border-t border-slate-100 pt-2">
+                {actions.map((c) => (
+                  <div key={c.id}>{c.cell(row)}</div>
+                ))}
+              </div>
+            ) : null}
+            {after ? <div className="mt-3">{after}</div> : null}
+          </li>
+        );
+      })}
+    </ul>
   );
 }

@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast';
 import { useWorkflowSecret } from '../api/get-workflow-secret';
 import { useRotateWorkflowSecret } from '../api/rotate-workflow-secret';
+import { cn } from '../../../lib/utils';
 import { formatDateTime } from '../lib/format';
 
 /** The workflow's signing secret: masked until asked, copyable, and rotatable after a confirmation. */
@@ -52,7 +53,10 @@ export function SecretPanel({ workflowId }: { workflowId: string }) {
         <>
           <div className="mt-3 flex flex-wrap items-center gap-2">
             <code
-              className="min-w-0 flex-1 truncate rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900"
+              className={cn(
+                'min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900',
+                visible ? 'break-all' : 'truncate',
+              )}
               data-testid="workflow-secret"
               aria-label={visible ? t('secret.value') : t('secret.hidden')}
             >

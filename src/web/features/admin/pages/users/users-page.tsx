@@ -80,6 +80,7 @@ export default function UsersPage() {
     },
     {
       id: 'actions',
+      actions: true,
       header: <span className="sr-only">{t('common.actions')}</span>,
       className: 'text-right',
       cell: (u) => (

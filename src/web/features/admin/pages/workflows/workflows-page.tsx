@@ -99,6 +99,7 @@ export default function WorkflowsPage() {
     },
     {
       id: 'actions',
+      actions: true,
       header: <span className="sr-only">{t('common.actions')}</span>,
       className: 'text-right',
       cell: (w) => {
