@@ -346,6 +346,7 @@ test('someone without credits gets the insufficient-credits dialog and can go bu
     `This workflow needs ${needs} credit${needs === 1 ? '' : 's'}`,
   );
   await expectAccessible(page);
+  await screenshot(page, 'runs-insufficient-credits-en-1280');
   await dialog.getByRole('button', { name: 'Buy credits' }).click();
   await expect(page).toHaveURL(/\/account$/);
   await page.goto('/workflows?lng=en');
