@@ -17,6 +17,11 @@ export const ADMIN_LIST_DEFAULT_LIMIT = 100;
 export const ADMIN_LIST_MAX_LIMIT = 500;
 /** Header that carries the number of rows matching the filters (all pages). */
 export const TOTAL_COUNT_HEADER = 'x-total-count';
+/**
+ * Present (`true`) when more than 10,000 rows match: the total is then the database's estimate, since an
+ * exact count of millions of rows would make the list slow. The UI may show it as "about N".
+ */
+export const TOTAL_ESTIMATED_HEADER = 'x-total-count-estimated';
 
 /** An empty query value (or the UI's "all") means "no filter". */
 const blankToUndefined = (v: unknown) => (v === '' || v === 'all' ? undefined : v);

@@ -85,11 +85,9 @@ beforeAll(async () => {
       createdAt: new Date(now - daysAgo * DAY),
     });
   }
-  await t.database.db
-    .update(userWorkflows)
-    .set({
-      executionCount: sql`(select count(*) from workflow_executions e where e.workflow_id = ${userWorkflows.id})`,
-    });
+  await t.database.db.update(userWorkflows).set({
+    executionCount: sql`(select count(*) from workflow_executions e where e.workflow_id = ${userWorkflows.id})`,
+  });
 
   // Ledger rows through the API: adjustments, and one real charged start.
   await admin.post('/api/admin/users/adjust-credits', {
@@ -343,5 +341,23 @@ describe('GET /api/admin/stats', () => {
     expect(stats.creditsPerDay.at(-1)?.spent).toBe(1);
     const [profile] = await t.database.db.select().from(userProfiles).where(eq(userProfiles.id, id));
     expect(profile?.credits).toBe(4);
+  });
+});
+
+describe('totals of very long lists', () => {
+  it('counts exactly up to 10,000 rows and answers an estimate, marked as such, above that', async () => {
+    const exact = await admin.get('/api/admin/audit?limit=1');
+    expect(exact.headers['x-total-count-estimated']).toBeUndefined();
+    await t.database.db.execute(sql`
+      insert into admin_audit_logs (action_type, target_type, target_id, details)
+      select 'config_updated', 'config', i::text, '{}'::jsonb from generate_series(1, 10001) i`);
+    await t.database.db.execute(sql`analyze admin_audit_logs`);
+    const res = await admin.get('/api/admin/audit?limit=1');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-total-count-estimated']).toBe('true');
+    expect(Number(res.headers['x-total-count'])).toBeGreaterThan(10_000);
+    const filtered = await admin.get('/api/admin/audit?action=workflow_created');
+    expect(filtered.headers['x-total-count']).toBe('3');
+    expect(filtered.headers['x-total-count-estimated']).toBeUndefined();
   });
 });

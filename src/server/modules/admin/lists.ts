@@ -1,5 +1,5 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { and, eq, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type {
   TAdminAuditEntry,
@@ -13,7 +13,8 @@ import type {
   ZAdminUserListQuery,
   ZAdminWorkflowListQuery,
 } from '../../../shared/contract/admin.js';
-import type { Db } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { queryRows } from '../../db/sql-helpers.js';
 import {
   adminAuditLogs,
   creditTransactions,
@@ -21,29 +22,64 @@ import {
   userWorkflows,
   workflowExecutions,
 } from '../../db/schema.js';
-import {
-  escapeLike,
-  userIdsByEmailPrefix,
-  userMatches,
-  workflowIdsByName,
-  workflowTextContains,
-} from './search.js';
+import { escapeLike, userIdMatches, userMatches, workflowIdMatches, workflowTextContains } from './search.js';
 
-export interface Page<T> {
+export interface Page<T> extends Total {
   rows: T[];
-  /** Rows matching the filters, all pages together. */
-  total: number;
 }
 
 export const iso = (d: Date): string => d.toISOString();
 export const isoOrNull = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-async function countWhere(db: Db, table: PgTable, where: SQL | undefined): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(table)
-    .where(where);
-  return row?.n ?? 0;
+/**
+ * Newest first, in the order of the `(..., created_at desc nulls last)` indexes: a plain `desc` means
+ * `nulls first`, which such an index cannot serve, and the database would sort the whole table instead.
+ */
+const newestFirst = (column: AnyPgColumn): SQL => sql`${column} desc nulls last`;
+
+/**
+ * Newest first for a searched list: the same order written so that no index can serve it. A name search's
+ * selectivity is unknown to the planner (it guesses 2%), and walking the newest-first index while testing
+ * each row is a full scan when few match; fetching the matches through the search indexes and sorting them
+ * is fast in both cases.
+ */
+const newestFirstOfMatches = (column: AnyPgColumn): SQL => sql`${column} desc nulls first`;
+
+/** Above this many matching rows the total is the planner's estimate: counting millions exactly is slow. */
+export const EXACT_COUNT_LIMIT = 10_000;
+
+interface Total {
+  total: number;
+  /** True when the total is an estimate (more than EXACT_COUNT_LIMIT rows match). */
+  estimated: boolean;
+}
+
+/** Exact count up to `limit` rows (an index walk that stops early); beyond it, the planner's estimate. */
+export async function countMatching(
+  db: DbOrTx,
+  table: PgTable,
+  where: SQL | undefined,
+  limit = EXACT_COUNT_LIMIT,
+): Promise<Total> {
+  const filter = where ? sql` where ${where}` : sql``;
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (select 1 from ${table}${filter} limit ${limit + 1}) as capped`,
+  );
+  const exact = Number(row?.n ?? 0);
+  if (exact <= limit) return { total: exact, estimated: false };
+  const [plan] = await queryRows<{ 'QUERY PLAN': unknown }>(
+    db,
+    sql`explain (format json) select 1 from ${table}${filter}`,
+  );
+  return { total: Math.max(limit + 1, plannedRows(plan?.['QUERY PLAN'])), estimated: true };
+}
+
+function plannedRows(plan: unknown): number {
+  const parsed = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{
+    Plan?: { 'Plan Rows'?: number };
+  }>;
+  return Math.round(Number(parsed[0]?.Plan?.['Plan Rows'] ?? 0));
 }
 
 // Users ------------------------------------------------------------------------------------------------------
@@ -57,17 +93,17 @@ export async function listUsers(
     query.status ? eq(userProfiles.accountStatus, query.status) : undefined,
     query.role ? eq(userProfiles.isAdmin, query.role === 'admin') : undefined,
   );
-  const [rows, total] = await Promise.all([
+  const [rows, count] = await Promise.all([
     db
       .select()
       .from(userProfiles)
       .where(where)
-      .orderBy(desc(userProfiles.createdAt), desc(userProfiles.id))
+      .orderBy(query.q ? newestFirstOfMatches(userProfiles.createdAt) : newestFirst(userProfiles.createdAt))
       .limit(query.limit)
       .offset(query.offset),
-    countWhere(db, userProfiles, where),
+    countMatching(db, userProfiles, where),
   ]);
-  return { rows: rows.map(toAdminUser), total };
+  return { rows: rows.map(toAdminUser), ...count };
 }
 
 export function toAdminUser(p: typeof userProfiles.$inferSelect): TAdminUser {
@@ -100,18 +136,18 @@ export async function listWorkflows(
     query.status ? eq(userWorkflows.isActive, query.status === 'active') : undefined,
     query.visibility ? eq(userWorkflows.isPublic, query.visibility === 'public') : undefined,
   );
-  const [rows, total] = await Promise.all([
+  const [rows, count] = await Promise.all([
     db
       .select({ workflow: userWorkflows, owner: ownerColumns })
       .from(userWorkflows)
       .leftJoin(userProfiles, eq(userProfiles.id, userWorkflows.userId))
       .where(where)
-      .orderBy(desc(userWorkflows.createdAt), desc(userWorkflows.id))
+      .orderBy(newestFirst(userWorkflows.createdAt))
       .limit(query.limit)
       .offset(query.offset),
-    countWhere(db, userWorkflows, where),
+    countMatching(db, userWorkflows, where),
   ]);
-  return { rows: rows.map((r) => toAdminWorkflow(r.workflow, r.owner)), total };
+  return { rows: rows.map((r) => toAdminWorkflow(r.workflow, r.owner)), ...count };
 }
 
 export function toAdminWorkflow(
@@ -143,11 +179,14 @@ export async function listExecutions(
 ): Promise<Page<TAdminExecution>> {
   const where = and(
     query.q
-      ? sql`(${workflowExecutions.workflowId} in ${workflowIdsByName(query.q)} or ${workflowExecutions.userId} in ${userIdsByEmailPrefix(query.q)})`
+      ? or(
+          await workflowIdMatches(db, workflowExecutions.workflowId, query.q),
+          await userIdMatches(db, workflowExecutions.userId, query.q),
+        )
       : undefined,
     query.status ? eq(workflowExecutions.status, query.status) : undefined,
   );
-  const [rows, total] = await Promise.all([
+  const [rows, count] = await Promise.all([
     db
       .select({
         run: {
@@ -167,10 +206,10 @@ export async function listExecutions(
       .leftJoin(userWorkflows, eq(userWorkflows.id, workflowExecutions.workflowId))
       .leftJoin(userProfiles, eq(userProfiles.id, workflowExecutions.userId))
       .where(where)
-      .orderBy(desc(workflowExecutions.createdAt), desc(workflowExecutions.id))
+      .orderBy(newestFirst(workflowExecutions.createdAt))
       .limit(query.limit)
       .offset(query.offset),
-    countWhere(db, workflowExecutions, where),
+    countMatching(db, workflowExecutions, where),
   ]);
   return {
     rows: rows.map(({ run, workflow, user }) => ({
@@ -180,7 +219,7 @@ export async function listExecutions(
       createdAt: iso(run.createdAt),
       completedAt: isoOrNull(run.completedAt),
     })),
-    total,
+    ...count,
   };
 }
 
@@ -191,10 +230,10 @@ export async function listCreditTransactions(
   query: z.output<typeof ZAdminCreditListQuery>,
 ): Promise<Page<TAdminCreditTransaction>> {
   const where = and(
-    query.q ? sql`${creditTransactions.userId} in ${userIdsByEmailPrefix(query.q)}` : undefined,
+    query.q ? await userIdMatches(db, creditTransactions.userId, query.q) : undefined,
     query.type ? eq(creditTransactions.transactionType, query.type) : undefined,
   );
-  const [rows, total] = await Promise.all([
+  const [rows, count] = await Promise.all([
     db
       .select({
         entry: {
@@ -213,10 +252,10 @@ export async function listCreditTransactions(
       .leftJoin(userProfiles, eq(userProfiles.id, creditTransactions.userId))
       .leftJoin(userWorkflows, eq(userWorkflows.id, creditTransactions.workflowId))
       .where(where)
-      .orderBy(desc(creditTransactions.createdAt), desc(creditTransactions.id))
+      .orderBy(newestFirst(creditTransactions.createdAt))
       .limit(query.limit)
       .offset(query.offset),
-    countWhere(db, creditTransactions, where),
+    countMatching(db, creditTransactions, where),
   ]);
   return {
     rows: rows.map(({ entry, user, workflow }) => ({
@@ -225,7 +264,7 @@ export async function listCreditTransactions(
       workflow,
       createdAt: iso(entry.createdAt),
     })),
-    total,
+    ...count,
   };
 }
 
@@ -237,20 +276,23 @@ export async function listAudit(
 ): Promise<Page<TAdminAuditEntry>> {
   const where = and(
     query.q
-      ? sql`(${adminAuditLogs.adminUserId} in ${userIdsByEmailPrefix(query.q)} or ${adminAuditLogs.actionType} like ${`${escapeLike(query.q.trim().toLowerCase())}%`})`
+      ? or(
+          await userIdMatches(db, adminAuditLogs.adminUserId, query.q),
+          sql`${adminAuditLogs.actionType} like ${`${escapeLike(query.q.trim().toLowerCase())}%`}`,
+        )
       : undefined,
     query.action ? eq(adminAuditLogs.actionType, query.action) : undefined,
   );
-  const [rows, total] = await Promise.all([
+  const [rows, count] = await Promise.all([
     db
       .select({ entry: adminAuditLogs, admin: { id: userProfiles.id, email: userProfiles.email } })
       .from(adminAuditLogs)
       .leftJoin(userProfiles, eq(userProfiles.id, adminAuditLogs.adminUserId))
       .where(where)
-      .orderBy(desc(adminAuditLogs.createdAt), desc(adminAuditLogs.id))
+      .orderBy(newestFirst(adminAuditLogs.createdAt))
       .limit(query.limit)
       .offset(query.offset),
-    countWhere(db, adminAuditLogs, where),
+    countMatching(db, adminAuditLogs, where),
   ]);
   return {
     rows: rows.map(({ entry, admin }) => ({
@@ -262,6 +304,6 @@ export async function listAudit(
       details: entry.details,
       createdAt: iso(entry.createdAt),
     })),
-    total,
+    ...count,
   };
 }

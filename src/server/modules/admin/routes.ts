@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import {
   TOTAL_COUNT_HEADER,
+  TOTAL_ESTIMATED_HEADER,
   ZAdjustCreditsRequest,
   ZAdjustCreditsResponse,
   ZAdminAuditList,
@@ -53,6 +54,7 @@ const tags = ['admin'];
 /** A list page: the rows as the body, the total of all pages in X-Total-Count. */
 function sendPage<T>(reply: FastifyReply, page: Page<T>): T[] {
   void reply.header(TOTAL_COUNT_HEADER, String(page.total));
+  if (page.estimated) void reply.header(TOTAL_ESTIMATED_HEADER, 'true');
   return page.rows;
 }
 

@@ -1,4 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../../db/client.js';
 import { userProfiles, userWorkflows } from '../../db/schema.js';
 
 /*
@@ -53,7 +55,42 @@ export function workflowTextContains(q: string, withDescription: boolean): SQL {
   return sql`(${name} or ${userWorkflows.description}->>'es' ilike ${pattern} or ${userWorkflows.description}->>'en' ilike ${pattern})`;
 }
 
-/** Ids of the workflows whose name contains q, as a subquery. The catalogue is small: a scan is cheap. */
-export function workflowIdsByName(q: string): SQL {
-  return sql`(select ${userWorkflows.id} from ${userWorkflows} where ${workflowTextContains(q, false)})`;
+/**
+ * Searches of the big tables (runs, ledger, audit) by user e-mail or workflow name are resolved to ids
+ * first, so the database can use the tables' `(user_id | workflow_id, created_at)` indexes for each id. A
+ * search so broad that more ids match than this stays a subquery: most rows match it anyway, and walking
+ * the newest-first index while filtering finds a page quickly.
+ */
+export const MAX_RESOLVED_IDS = 1000;
+
+const idIn = (column: AnyPgColumn, ids: string[]): SQL => (ids.length ? inArray(column, ids) : sql`false`);
+
+/** `column` holds the id of a user whose e-mail starts with q. */
+export async function userIdMatches(db: DbOrTx, column: AnyPgColumn, q: string): Promise<SQL> {
+  const rows = await db
+    .select({ id: userProfiles.id })
+    .from(userProfiles)
+    .where(emailStartsWith(q))
+    .limit(MAX_RESOLVED_IDS + 1);
+  if (rows.length > MAX_RESOLVED_IDS) return sql`${column} in ${userIdsByEmailPrefix(q)}`;
+  return idIn(
+    column,
+    rows.map((r) => r.id),
+  );
+}
+
+/** `column` holds the id of a workflow whose name contains q (either language). */
+export async function workflowIdMatches(db: DbOrTx, column: AnyPgColumn, q: string): Promise<SQL> {
+  const rows = await db
+    .select({ id: userWorkflows.id })
+    .from(userWorkflows)
+    .where(workflowTextContains(q, false))
+    .limit(MAX_RESOLVED_IDS + 1);
+  if (rows.length > MAX_RESOLVED_IDS) {
+    return sql`${column} in (select ${userWorkflows.id} from ${userWorkflows} where ${workflowTextContains(q, false)})`;
+  }
+  return idIn(
+    column,
+    rows.map((r) => r.id),
+  );
 }
