@@ -42,6 +42,14 @@ async function adminWorkflowByName(page: Page, name: string) {
   return rows.find((w) => w.name.en === name || w.name.es === name);
 }
 
+async function userPage(browser: Browser, baseURL: string | undefined) {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await page.goto('/?lng=en');
+  const { email } = await signUpViaApi(page, 'Casey Customer');
+  return { context, page, email };
+}
+
 async function publicNames(page: Page): Promise<string[]> {
   const res = await page.request.get('/api/workflows/public');
   expect(res.ok()).toBe(true);
@@ -170,6 +178,54 @@ test.describe('the admin runs the marketplace', () => {
     expect(await publicNames(page)).toContain(SURVEY.en);
   });
 
+  test('in English, a user’s run shows on the dashboard and in the executions list', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    // A customer runs the built-in "Weekly KPI chart" demo through the API (its screens have their own journey).
+    const customer = await userPage(browser, baseURL);
+    const headers = { origin: originOf(customer.page) };
+    const kpi = 'd3e0a000-0000-4000-8000-000000000004';
+    const started = await customer.page.request.post('/api/executions/start', {
+      data: { workflowId: kpi },
+      headers,
+    });
+    expect(started.status()).toBeLessThan(300);
+    const { executionId } = (await started.json()) as { executionId: string };
+    const answers = ['12', '30', '4', '7'].map((answer, i) => ({ question: `Q${i + 1}`, answer }));
+    const completed = await customer.page.request.post(`/api/executions/${executionId}/complete`, {
+      data: { responses: answers },
+      headers,
+    });
+    expect(completed.status()).toBeLessThan(300);
+    await expect
+      .poll(async () => {
+        const res = await customer.page.request.get(`/api/executions/${executionId}`);
+        return ((await res.json()) as { status: string }).status;
+      })
+      .toBe('completed');
+    await customer.context.close();
+
+    await openAsAdmin(page, '/admin', 'en');
+    const recent = page.getByRole('heading', { name: 'Recent activity' }).locator('..');
+    await expect(recent.getByText(customer.email)).toBeVisible();
+    await expect(recent.getByText('Weekly KPI chart')).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: 'Top workflows' }).locator('..').getByText('1 run'),
+    ).toBeVisible();
+    await screenshot(page, 'admin-dashboard-with-run-1280');
+
+    await page.goto('/admin/executions');
+    await page.getByRole('searchbox', { name: 'Search executions' }).fill(customer.email);
+    const row = page.getByRole('row', { name: new RegExp(customer.email) });
+    await expect(row.getByText('Weekly KPI chart')).toBeVisible();
+    await expect(row.getByText('Completed')).toBeVisible();
+    await expect(row.getByText('Image')).toBeVisible();
+    await page.getByLabel('Status').selectOption('failed');
+    await expect(page.getByText('No executions match.')).toBeVisible();
+  });
+
   test('en español, el admin desactiva la encuesta (sale del catálogo) y borra el chatbot', async ({
     page,
   }) => {
@@ -224,14 +280,6 @@ test.describe('the admin runs the marketplace', () => {
     expect(await adminWorkflowByName(page, CHATBOT.en)).toBeUndefined();
     expect(await publicNames(page)).not.toContain(CHATBOT.en);
   });
-
-  async function userPage(browser: Browser, baseURL: string | undefined) {
-    const context = await browser.newContext({ baseURL });
-    const page = await context.newPage();
-    await page.goto('/?lng=en');
-    const { email } = await signUpViaApi(page, 'Casey Customer');
-    return { context, page, email };
-  }
 
   test('in English, the admin adjusts a user’s credits and suspends them: their session stops', async ({
     page,
