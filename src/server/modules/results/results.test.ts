@@ -295,6 +295,38 @@ describe('result authentication and idempotence', () => {
   });
 });
 
+describe('malformed bodies', () => {
+  it.each([
+    ['multipart/form-data', 'garbage'],
+    ['multipart/form-data; boundary=xyz', 'garbage'],
+    [
+      'multipart/form-data; boundary=xyz',
+      '--xyz\r\nContent-Disposition: form-data; name="status"\r\n\r\nok\r\n--xyz',
+    ],
+    ['application/json', 'null'],
+    ['application/json', '{bad'],
+  ])('%s %j is a 4xx in the error shape, never a 500', async (contentType, payload) => {
+    const res = await w.t.app.inject({
+      method: 'POST',
+      url: '/api/workflow-result',
+      headers: { 'content-type': contentType },
+      payload,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.any(String) });
+  });
+
+  it('answers 415 to other content types', async () => {
+    const res = await w.t.app.inject({
+      method: 'POST',
+      url: '/api/workflow-result',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
+    expect(res.statusCode).toBe(415);
+  });
+});
+
 describe('downloads', () => {
   it('serves the file to its owner and admins only, with a header no filename can break', async () => {
     const run = await openRun();

@@ -33,16 +33,24 @@ async function readMultipart(
 ): Promise<{ payload: TWorkflowResult; file: UploadedFile | undefined }> {
   const fields: Record<string, unknown> = {};
   let file: UploadedFile | undefined;
-  const parts = request.parts({
-    limits: { fileSize: maxFileBytes, files: 1, fields: MAX_FIELDS, fieldSize: 1024 * 1024, parts: 25 },
-  });
-  for await (const part of parts) {
-    if (part.type === 'file') {
-      // toBuffer throws a 413 when the part is larger than fileSize.
-      file = { filename: part.filename, bytes: await part.toBuffer() };
-    } else if (typeof part.value === 'string') {
-      fields[part.fieldname] = part.fieldname === 'output_data' ? jsonOrText(part.value) : part.value;
+  try {
+    const parts = request.parts({
+      limits: { fileSize: maxFileBytes, files: 1, fields: MAX_FIELDS, fieldSize: 1024 * 1024, parts: 25 },
+    });
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        // toBuffer throws a 413 when the part is larger than fileSize.
+        file = { filename: part.filename, bytes: await part.toBuffer() };
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.fieldname === 'output_data' ? jsonOrText(part.value) : part.value;
+      }
     }
+  } catch (err) {
+    // Limits keep their own 4xx (413 for a file too large); a body the parser cannot read is the sender's
+    // mistake, not ours.
+    const status = (err as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) throw err;
+    throw badRequest('The multipart body could not be read');
   }
   return { payload: parseResult(fields), file };
 }
