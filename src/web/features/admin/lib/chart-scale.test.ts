@@ -7,6 +7,7 @@ describe('chart axis', () => {
   });
   it('starts at 0 and reaches the largest value in whole, even steps', () => {
     expect(axisTicks(0)).toEqual([0, 1, 2, 3, 4]);
+    expect(axisTicks(1)).toEqual([0, 1, 2, 3, 4]);
     expect(axisTicks(5)).toEqual([0, 2, 4, 6]);
     expect(axisTicks(4)).toEqual([0, 1, 2, 3, 4]);
     expect(axisTicks(1234)).toEqual([0, 500, 1000, 1500]);

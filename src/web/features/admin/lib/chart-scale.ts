@@ -5,9 +5,9 @@ export function niceStep(raw: number): number {
   return ([1, 2, 5, 10].find((m) => m * power >= raw) ?? 10) * power;
 }
 
-/** The gridline values: from 0 to the first round value at or above the largest bar (four steps when empty). */
+/** The gridline values: from 0 to the first round value at or above the largest bar; 0–4 for small counts. */
 export function axisTicks(max: number): number[] {
   const step = niceStep(max / 4);
-  const steps = Math.max(1, Math.ceil(max / step));
-  return Array.from({ length: (max > 0 ? steps : 4) + 1 }, (_, i) => i * step);
+  const steps = max <= 4 ? 4 : Math.ceil(max / step);
+  return Array.from({ length: steps + 1 }, (_, i) => i * step);
 }
