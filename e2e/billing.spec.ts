@@ -151,6 +151,34 @@ for (const lng of ['en', 'es'] as const) {
   });
 }
 
+test('a run shows as the last execution and under Executions, in red with its workflow', async ({ page }) => {
+  await page.goto('/?lng=en');
+  await signUpViaApi(page, 'Rita Runner');
+  const headers = { origin: new URL(page.url()).origin };
+  const workflows = (await (await page.request.get('/api/workflows/public')).json()) as Array<{
+    id: string;
+    name: { en: string };
+    creditsPerExecution: number;
+  }>;
+  const workflow = workflows.find((w) => w.creditsPerExecution <= 5);
+  expect(workflow).toBeDefined();
+  const start = await page.request.post('/api/executions/start', {
+    data: { workflowId: workflow!.id },
+    headers,
+  });
+  expect(start.status()).toBe(201);
+
+  await page.goto('/account');
+  await expect(page.getByTestId('last-execution')).toHaveText('Less than an hour ago');
+  await filter(page, TEXT.en.filters.usage).click();
+  await expect(page.getByTestId('history-count')).toHaveText(TEXT.en.records(1));
+  const row = page.getByTestId('transaction');
+  await expect(row).toContainText(workflow!.name.en);
+  await row.getByRole('button').click();
+  await expect(row.locator('dd.text-red-700')).toHaveText(`-${workflow!.creditsPerExecution}`);
+  await expect(page.getByTestId('account-balance')).toContainText(String(5 - workflow!.creditsPerExecution));
+});
+
 test('a new account with no sign-up bonus sees the empty history', async ({ page, request }) => {
   // The admin turns the sign-up gift off for a moment, so this account starts with no ledger rows at all.
   await page.goto('/?lng=en');
