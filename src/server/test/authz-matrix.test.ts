@@ -1,0 +1,551 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZWorkflowInput } from '../../shared/contract/workflows.js';
+import { creditTransactions, userProfiles, workflowExecutions } from '../db/schema.js';
+import { resultStorageFor } from '../providers/storage/index.js';
+import { createWorkflow } from '../modules/workflows/manage.js';
+import { signInAdmin, signUpUser, TestClient, uniqueEmail } from './client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from './harness.js';
+import { listRoutes, routeKey } from './routes.js';
+
+/**
+ * The authorization matrix: every route x {anonymous, user, other user, suspended user, admin} with the
+ * status each must get. "user" owns the resources named in the request; "other" is a second ordinary user;
+ * "suspended" is a user whose account was suspended after signing in. A route the table does not list fails
+ * the test, so a new route cannot ship without its row.
+ */
+type Persona = 'anonymous' | 'suspended' | 'other' | 'user' | 'admin';
+// Admin last: it may delete what the others were refused.
+const PERSONAS: Persona[] = ['anonymous', 'suspended', 'other', 'user', 'admin'];
+
+interface Fixtures {
+  adminId: string;
+  userId: string;
+  otherId: string;
+  bystanderId: string;
+  publicWorkflowId: string;
+  privateWorkflowId: string;
+  chatWorkflowId: string;
+  doomedWorkflowIds: string[];
+  finishedRunId: string;
+  fileRunId: string;
+  configEntryId: string;
+  configValue: unknown;
+  signinAccount: { email: string; password: string };
+}
+
+interface Call {
+  url: string;
+  body?: unknown;
+}
+
+interface Row {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** The route as Fastify knows it (":param"). */
+  route: string;
+  label?: string;
+  call: (f: Fixtures, persona: Persona) => Call;
+  expect: Record<Persona, number>;
+}
+
+const every = (status: number): Record<Persona, number> => ({
+  anonymous: status,
+  suspended: status,
+  other: status,
+  user: status,
+  admin: status,
+});
+/** Signed-in users only; a suspended account's session no longer works. */
+const signedIn = (status: number): Record<Persona, number> => ({
+  anonymous: 401,
+  suspended: 401,
+  other: status,
+  user: status,
+  admin: status,
+});
+/** Only the owner (and, where stated, an admin) reaches the resource; others are told it does not exist. */
+const ownerOnly = (owner: number, admin: number): Record<Persona, number> => ({
+  anonymous: 401,
+  suspended: 401,
+  other: 404,
+  user: owner,
+  admin,
+});
+const adminOnly = (status: number): Record<Persona, number> => ({
+  anonymous: 401,
+  suspended: 401,
+  other: 403,
+  user: 403,
+  admin: status,
+});
+
+const MATRIX: Row[] = [
+  { method: 'GET', route: '/healthz', call: () => ({ url: '/healthz' }), expect: every(200) },
+  { method: 'GET', route: '/readyz', call: () => ({ url: '/readyz' }), expect: every(200) },
+  {
+    method: 'POST',
+    route: '/api/auth/signup',
+    call: () => ({
+      url: '/api/auth/signup',
+      body: { email: uniqueEmail('matrix'), password: 'matrix-password-1', fullName: 'M' },
+    }),
+    expect: every(201),
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/signin',
+    call: (f) => ({ url: '/api/auth/signin', body: f.signinAccount }),
+    expect: every(200),
+  },
+  { method: 'GET', route: '/api/auth/me', call: () => ({ url: '/api/auth/me' }), expect: signedIn(200) },
+  {
+    method: 'GET',
+    route: '/api/workflows/public',
+    call: () => ({ url: '/api/workflows/public' }),
+    expect: every(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/workflows/public/:id',
+    label: 'a public workflow',
+    call: (f) => ({ url: `/api/workflows/public/${f.publicWorkflowId}` }),
+    expect: every(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/workflows/public/:id',
+    label: 'a private workflow',
+    call: (f) => ({ url: `/api/workflows/public/${f.privateWorkflowId}` }),
+    expect: { ...every(404), admin: 200 },
+  },
+  {
+    method: 'POST',
+    route: '/api/executions/start',
+    label: 'a public workflow',
+    call: (f) => ({ url: '/api/executions/start', body: { workflowId: f.publicWorkflowId } }),
+    expect: signedIn(201),
+  },
+  {
+    method: 'POST',
+    route: '/api/executions/start',
+    label: 'a private workflow',
+    call: (f) => ({ url: '/api/executions/start', body: { workflowId: f.privateWorkflowId } }),
+    expect: { ...signedIn(404), admin: 201 },
+  },
+  {
+    method: 'POST',
+    route: '/api/executions/:id/complete',
+    label: "the user's finished run",
+    call: (f) => ({
+      url: `/api/executions/${f.finishedRunId}/complete`,
+      body: { responses: [{ question: 'q', answer: 'a' }] },
+    }),
+    expect: ownerOnly(409, 404),
+  },
+  {
+    method: 'GET',
+    route: '/api/executions',
+    call: () => ({ url: '/api/executions' }),
+    expect: signedIn(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/executions/',
+    call: () => ({ url: '/api/executions/' }),
+    expect: signedIn(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/executions/:id',
+    label: "the user's run",
+    call: (f) => ({ url: `/api/executions/${f.finishedRunId}` }),
+    expect: ownerOnly(200, 404),
+  },
+  {
+    method: 'GET',
+    route: '/api/executions/:id/events',
+    label: "the user's finished run",
+    call: (f) => ({ url: `/api/executions/${f.finishedRunId}/events` }),
+    expect: ownerOnly(200, 404),
+  },
+  {
+    method: 'POST',
+    route: '/api/chat',
+    label: 'with no open run',
+    call: (f) => ({
+      url: '/api/chat',
+      body: { workflowId: f.chatWorkflowId, messages: [{ role: 'user', content: 'hola' }], language: 'es' },
+    }),
+    expect: signedIn(409),
+  },
+  {
+    method: 'GET',
+    route: '/api/credits/transactions',
+    call: () => ({ url: '/api/credits/transactions' }),
+    expect: signedIn(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/credits/plans',
+    call: () => ({ url: '/api/credits/plans' }),
+    expect: signedIn(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/credits/purchase',
+    call: () => ({
+      url: '/api/credits/purchase',
+      body: { type: 'unique', planName: 'Starter', credits: 10, usdAmount: 5 },
+    }),
+    expect: signedIn(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/credits/subscription',
+    call: () => ({ url: '/api/credits/subscription' }),
+    expect: signedIn(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/credits/subscription/cancel',
+    label: 'with no plan',
+    call: () => ({ url: '/api/credits/subscription/cancel' }),
+    expect: signedIn(404),
+  },
+  {
+    method: 'POST',
+    route: '/api/payments/stripe/webhook',
+    label: 'Stripe not configured',
+    call: () => ({ url: '/api/payments/stripe/webhook', body: {} }),
+    expect: every(503),
+  },
+  {
+    method: 'POST',
+    route: '/api/workflow-result',
+    label: 'a wrong token (sessions do not count)',
+    call: (f) => ({
+      url: '/api/workflow-result',
+      body: {
+        execution_id: f.finishedRunId,
+        secret_token: 'x'.repeat(43),
+        status: 'completed',
+        output_type: 'text',
+        output_data: 'hi',
+      },
+    }),
+    expect: every(401),
+  },
+  {
+    method: 'GET',
+    route: '/result/:executionId',
+    label: "the user's file",
+    call: (f) => ({ url: `/result/${f.fileRunId}` }),
+    expect: ownerOnly(200, 200),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/stats',
+    call: () => ({ url: '/api/admin/stats' }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/users',
+    call: () => ({ url: '/api/admin/users' }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/users/adjust-credits',
+    call: (f) => ({
+      url: '/api/admin/users/adjust-credits',
+      body: { userId: f.bystanderId, amount: 1, reason: 'matrix' },
+    }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/admin/users/:id',
+    call: (f) => ({ url: `/api/admin/users/${f.bystanderId}`, body: { accountStatus: 'active' } }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/workflows',
+    call: () => ({ url: '/api/admin/workflows' }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/workflows',
+    call: (f) => ({
+      url: '/api/admin/workflows',
+      body: { ...workflowInput('Matrix-created'), userId: f.adminId },
+    }),
+    expect: adminOnly(201),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/workflows/:id',
+    call: (f) => ({ url: `/api/admin/workflows/${f.publicWorkflowId}` }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/admin/workflows/:id',
+    call: (f) => ({ url: `/api/admin/workflows/${f.publicWorkflowId}`, body: { creditsPerExecution: 1 } }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/workflows/:id/secret',
+    call: (f) => ({ url: `/api/admin/workflows/${f.publicWorkflowId}/secret` }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/workflows/:id/rotate-secret',
+    call: (f) => ({ url: `/api/admin/workflows/${f.publicWorkflowId}/rotate-secret` }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/executions',
+    call: () => ({ url: '/api/admin/executions' }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/credits',
+    call: () => ({ url: '/api/admin/credits' }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/config',
+    call: () => ({ url: '/api/admin/config' }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/admin/config/:id',
+    call: (f) => ({ url: `/api/admin/config/${f.configEntryId}`, body: { value: f.configValue } }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/audit',
+    call: () => ({ url: '/api/admin/audit' }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/translate',
+    label: 'no LLM configured',
+    call: () => ({ url: '/api/admin/translate', body: { text: 'Hola', targetLanguage: 'en' } }),
+    expect: adminOnly(503),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/workflows/:id',
+    call: (f, persona) => ({ url: `/api/workflows/${f.doomedWorkflowIds[PERSONAS.indexOf(persona)]}` }),
+    expect: adminOnly(200),
+  },
+  // Last: it ends the persona's session.
+  {
+    method: 'POST',
+    route: '/api/auth/signout',
+    call: () => ({ url: '/api/auth/signout' }),
+    expect: every(200),
+  },
+];
+
+function workflowInput(name: string, overrides: Record<string, unknown> = {}) {
+  return {
+    name: { es: name, en: name },
+    description: { es: 'Prueba', en: 'Test' },
+    category: { es: 'Productividad', en: 'Productivity' },
+    webhookUrl: 'https://hooks.example/matrix',
+    isPublic: true,
+    interactionType: 'survey',
+    surveyQuestions: [{ id: 'q1', question: { es: '¿Nombre?', en: 'Name?' }, type: 'text', options: [] }],
+    ...overrides,
+  };
+}
+
+let t: TestApp;
+let dataDir: string;
+let fixtures: Fixtures;
+const clients = new Map<Persona, TestClient>();
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'flujo-matrix-'));
+  t = await buildTestApp({ DATA_DIR: dataDir });
+  const { db } = t.database;
+  const admin = await signInAdmin(t, TEST_ADMIN.email, TEST_ADMIN.password);
+  const [adminRow] = await db.select().from(userProfiles).where(eq(userProfiles.email, TEST_ADMIN.email));
+  const user = await signUpUser(t);
+  const other = await signUpUser(t);
+  const suspended = await signUpUser(t);
+  const bystander = await signUpUser(t);
+  const signinAccount = await signUpUser(t);
+  const wf = (name: string, overrides: Record<string, unknown> = {}) =>
+    createWorkflow(db, ZWorkflowInput.parse({ userId: adminRow!.id, ...workflowInput(name, overrides) }));
+  const publicWf = await wf('Public');
+  const privateWf = await wf('Private', { isPublic: false });
+  const chatWf = await wf('Chat', {
+    interactionType: 'chatbot',
+    surveyQuestions: [],
+    aiPrompt: 'Ask for a name.',
+    welcomeMessage: { es: 'Hola', en: 'Hi' },
+  });
+  const doomed = await Promise.all(PERSONAS.map((p) => wf(`Doomed ${p}`)));
+
+  // Two runs of the user, settled directly: one finished, one finished with a stored file.
+  const started = async () => {
+    const res = await user.client.post('/api/executions/start', { workflowId: publicWf.id });
+    if (res.statusCode !== 201) throw new Error(`start: ${res.statusCode} ${res.body}`);
+    return (res.json() as { executionId: string }).executionId;
+  };
+  const finishedRunId = await started();
+  const fileRunId = await started();
+  const key = await resultStorageFor(t.config.dataDir).save(Buffer.from('a,b\n1,2\n'), 'csv');
+  await db
+    .update(workflowExecutions)
+    .set({ status: 'completed', outputType: 'text', outputData: 'done' })
+    .where(eq(workflowExecutions.id, finishedRunId));
+  await db
+    .update(workflowExecutions)
+    .set({ status: 'completed', outputType: 'file', outputFilename: 'table.csv', resultPath: key })
+    .where(eq(workflowExecutions.id, fileRunId));
+
+  const config = (await admin.get('/api/admin/config')).json() as Array<{
+    id: string;
+    key: string;
+    value: unknown;
+  }>;
+  const entry = config.find((c) => c.key === 'chat_max_messages')!;
+
+  await db.update(userProfiles).set({ accountStatus: 'suspended' }).where(eq(userProfiles.id, suspended.id));
+  clients.set('anonymous', new TestClient(t));
+  clients.set('suspended', suspended.client);
+  clients.set('other', other.client);
+  clients.set('user', user.client);
+  clients.set('admin', admin);
+  fixtures = {
+    adminId: adminRow!.id,
+    userId: user.id,
+    otherId: other.id,
+    bystanderId: bystander.id,
+    publicWorkflowId: publicWf.id,
+    privateWorkflowId: privateWf.id,
+    chatWorkflowId: chatWf.id,
+    doomedWorkflowIds: doomed.map((d) => d.id),
+    finishedRunId,
+    fileRunId,
+    configEntryId: entry.id,
+    configValue: entry.value,
+    signinAccount: { email: signinAccount.email, password: signinAccount.password },
+  };
+}, 180_000);
+afterAll(async () => {
+  await t?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('authorization matrix', () => {
+  it('lists every route the app serves', async () => {
+    const listed = new Set(MATRIX.map((r) => routeKey(r.method, r.route)));
+    const served = listRoutes(t.app).map((r) => routeKey(r.method, r.url));
+    expect(served.filter((k) => !listed.has(k))).toEqual([]);
+    expect([...listed].filter((k) => !served.includes(k))).toEqual([]);
+  });
+
+  it('answers every cell with the status the table gives', async () => {
+    const wrong: string[] = [];
+    let cells = 0;
+    for (const row of MATRIX) {
+      for (const persona of PERSONAS) {
+        const { url, body } = row.call(fixtures, persona);
+        const client = clients.get(persona)!;
+        // Signing up or in replaces a client's cookie: keep the persona's own session.
+        const cookie = client.cookie;
+        const res = await client.request(row.method, url, body);
+        client.cookie = cookie;
+        cells += 1;
+        if (res.statusCode !== row.expect[persona]) {
+          wrong.push(
+            `${row.method} ${row.route}${row.label ? ` (${row.label})` : ''} as ${persona}: ` +
+              `${res.statusCode}, expected ${row.expect[persona]} ${res.body.slice(0, 160)}`,
+          );
+        }
+        if (res.statusCode >= 400) {
+          expect(res.json(), `${row.method} ${url} as ${persona}`).toEqual(
+            expect.objectContaining({ error: expect.any(String), code: expect.any(String) }),
+          );
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(cells).toBe(MATRIX.length * PERSONAS.length);
+    console.log(`authorization matrix: ${cells} cells checked over ${MATRIX.length} rows`);
+  });
+});
+
+describe('fields a user does not own', () => {
+  it('no endpoint lets a user set their credits, admin flag or account status', async () => {
+    const mallory = await signUpUser(t, {});
+    const extra = {
+      credits: 1_000_000,
+      isAdmin: true,
+      is_admin: true,
+      accountStatus: 'active',
+      role: 'admin',
+    };
+    // Every state-changing route a signed-in non-admin may call, with the forbidden fields added.
+    const calls: Array<[Row['method'], string, Record<string, unknown>]> = [
+      ['POST', '/api/executions/start', { workflowId: fixtures.publicWorkflowId }],
+      ['POST', '/api/credits/purchase', { type: 'unique', planName: 'Starter', credits: 10, usdAmount: 5 }],
+      ['POST', '/api/credits/subscription/cancel', {}],
+      ['POST', '/api/chat', { workflowId: fixtures.chatWorkflowId, messages: [], language: 'es' }],
+      ['PATCH', `/api/admin/users/${mallory.id}`, { isAdmin: true }],
+      ['POST', '/api/admin/users/adjust-credits', { userId: mallory.id, amount: 1000, reason: 'me' }],
+    ];
+    for (const [method, url, body] of calls) {
+      const res = await mallory.client.request(method, url, {
+        ...body,
+        ...extra,
+        userId: body.userId ?? mallory.id,
+      });
+      expect(res.statusCode, `${method} ${url}`).toBeLessThan(500);
+    }
+    const [profile] = await t.database.db.select().from(userProfiles).where(eq(userProfiles.id, mallory.id));
+    expect(profile).toMatchObject({ isAdmin: false, accountStatus: 'active' });
+    const grants = await t.database.db
+      .select()
+      .from(creditTransactions)
+      .where(eq(creditTransactions.userId, mallory.id));
+    // The sign-up bonus, one run's charge and one demo purchase: nothing the caller named.
+    expect(grants.filter((g) => g.transactionType === 'admin_adjustment')).toEqual([]);
+    expect(profile!.credits).toBeLessThan(100);
+
+    // Sign-up ignores them too.
+    const res = await new TestClient(t).post('/api/auth/signup', {
+      email: uniqueEmail('mallory'),
+      password: 'mallory-password-1',
+      fullName: 'M',
+      ...extra,
+      accountStatus: 'suspended',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      credits: 5,
+      isAdmin: false,
+      is_admin: false,
+      account_status: 'active',
+    });
+  });
+});
