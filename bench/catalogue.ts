@@ -7,7 +7,8 @@ import { startServer, type DatabaseTarget } from './lib/server.js';
 import type { Settings } from './lib/settings.js';
 import { round } from './lib/stats.js';
 import { runContest, wrk } from './lib/wrk.js';
-import { PORTS, WORK_DIR } from './lib/paths.js';
+import { PORTS, ROOT, WORK_DIR } from './lib/paths.js';
+import { summariseProfile } from './lib/profile.js';
 
 const CONNECTIONS = 50;
 const WORKFLOWS = 50;
@@ -38,93 +39,136 @@ export async function benchCatalogue(settings: Settings): Promise<SectionResult>
     details: [],
   };
 
-  const server = await startServer({
+  const serverOptions = (logLevel: string, nodeArgs: string[] = []) => ({
     database: target,
     port: PORTS.server,
-    logFile: join(dir, 'server.log'),
+    logFile: join(dir, `server-${logLevel}.log`),
+    logLevel,
+    nodeArgs,
   });
-  try {
-    const path = '/api/workflows/public';
-    const first = await fetch(server.url + path);
-    const body = Buffer.from(await first.arrayBuffer());
-    if (first.status !== 200) {
-      section.checks.push({
-        what: `${path} answers`,
-        measured: `HTTP ${first.status}`,
-        budget: '200',
-        pass: false,
-      });
-      section.notes.push('The route is not in place yet: nothing to measure.');
-      return section;
-    }
-    const etag = first.headers.get('etag');
-    const count = (JSON.parse(body.toString()) as unknown[]).length;
-    const revalidated = etag
-      ? (await fetch(server.url + path, { headers: { 'if-none-match': etag } })).status
-      : Number.NaN;
+  const path = '/api/workflows/public';
+  let server = await startServer(serverOptions('info'));
+  const first = await fetch(server.url + path);
+  const body = Buffer.from(await first.arrayBuffer());
+  if (first.status !== 200) {
+    await server.stop();
     section.checks.push({
-      what: '304 for a matching If-None-Match',
-      measured: etag ? `HTTP ${revalidated} (ETag ${etag})` : 'no ETag header',
-      budget: '304',
-      pass: revalidated === 304,
+      what: `${path} answers`,
+      measured: `HTTP ${first.status}`,
+      budget: '200',
+      pass: false,
     });
+    return section;
+  }
+  const etag = first.headers.get('etag');
+  const count = (JSON.parse(body.toString()) as unknown[]).length;
+  const revalidated = etag
+    ? (await fetch(server.url + path, { headers: { 'if-none-match': etag } })).status
+    : Number.NaN;
+  section.checks.push({
+    what: '304 for a matching If-None-Match',
+    measured: etag ? `HTTP ${revalidated} (ETag ${etag})` : 'no ETag header',
+    budget: '304',
+    pass: revalidated === 304,
+  });
 
-    const bodyFile = join(dir, 'body.json');
-    writeFileSync(bodyFile, body);
-    const raw = await startRawServer(
-      PORTS.raw,
-      bodyFile,
-      first.headers.get('content-type') ?? 'application/json',
+  const bodyFile = join(dir, 'body.json');
+  writeFileSync(bodyFile, body);
+  const raw = await startRawServer(
+    PORTS.raw,
+    bodyFile,
+    first.headers.get('content-type') ?? 'application/json',
+  );
+  let errors = 0;
+  const contest = (url: string) =>
+    runContest(
+      [
+        {
+          name: 'flujo',
+          round: async (seconds) => {
+            const r = await wrk({ url: url + path, connections: CONNECTIONS, seconds });
+            errors += r.errors + r.socketErrors;
+            return r.rps;
+          },
+        },
+        {
+          name: 'raw',
+          round: async (seconds) =>
+            (await wrk({ url: raw.url + path, connections: CONNECTIONS, seconds })).rps,
+        },
+      ],
+      settings,
     );
-    let errors = 0;
-    try {
-      const contest = await runContest(
-        [
-          {
-            name: 'flujo',
-            round: async (seconds) => {
-              const r = await wrk({ url: server.url + path, connections: CONNECTIONS, seconds });
-              errors += r.errors + r.socketErrors;
-              return r.rps;
-            },
-          },
-          {
-            name: 'raw',
-            round: async (seconds) =>
-              (await wrk({ url: raw.url + path, connections: CONNECTIONS, seconds })).rps,
-          },
-        ],
-        settings,
-      );
-      const ours = contest.medians.flujo!;
-      const limit = contest.medians.raw!;
-      section.checks.push({
-        what: `req/s, ${CONNECTIONS} connections, LOG_LEVEL=info`,
-        measured: `${round(ours)} req/s`,
-        limit: `${round(limit)} req/s (node:http + Buffer)`,
-        ratio: round(ours / limit, 2).toFixed(2),
-        budget: `>= ${BUDGET.toFixed(2)}`,
-        pass: ours / limit >= BUDGET,
+  const describe = (c: Awaited<ReturnType<typeof contest>>) =>
+    `flujo ${c.rounds.flujo!.map((r) => round(r)).join(', ')}; raw ${c.rounds.raw!.map((r) => round(r)).join(', ')}`;
+  try {
+    const main = await contest(server.url);
+    const ratio = main.medians.flujo! / main.medians.raw!;
+    section.checks.push({
+      what: `req/s, ${CONNECTIONS} connections, LOG_LEVEL=info`,
+      measured: `${round(main.medians.flujo!)} req/s`,
+      limit: `${round(main.medians.raw!)} req/s (node:http + Buffer)`,
+      ratio: ratio.toFixed(2),
+      budget: `>= ${BUDGET.toFixed(2)}`,
+      pass: ratio >= BUDGET,
+    });
+    section.details.push(`Rounds (req/s): ${describe(main)}.`);
+
+    if (ratio < BUDGET || process.argv.includes('--diagnose')) {
+      // Where the time goes: a CPU profile of the server under the same load...
+      await server.stop();
+      const profileDir = join(dir, 'profile');
+      server = await startServer(serverOptions('info', ['--cpu-prof', '--cpu-prof-dir', profileDir]));
+      await wrk({ url: server.url + path, connections: CONNECTIONS, seconds: settings.roundSeconds });
+      const stopping = performance.now();
+      await server.stop();
+      const profile = summariseProfile(profileDir, {
+        loadMs: settings.roundSeconds * 1000 - 500,
+        afterLoadMs: performance.now() - stopping,
       });
+      if (profile) {
+        const list = (rows: Array<{ name: string; share: number }>) =>
+          rows.map((r) => `- ${r.name}: ${round(r.share * 100, 1)}%`);
+        section.details.push(
+          '',
+          `CPU profile of the server under the same load (self time, ${profileDir.replace(ROOT, '')}):`,
+          '',
+          'by origin:',
+          '',
+          ...list(profile.byOrigin),
+          '',
+          'by function:',
+          '',
+          ...list(profile.byFunction),
+        );
+      }
+      // ...and the same load without the per-request log line.
+      server = await startServer(serverOptions('warn'));
+      const quiet = await contest(server.url);
       section.checks.push({
-        what: 'answers outside 2xx/3xx during the load',
-        measured: String(errors),
-        budget: '0',
-        pass: errors === 0,
+        what: `req/s with LOG_LEVEL=warn (no request log), for comparison`,
+        measured: `${round(quiet.medians.flujo!)} req/s`,
+        limit: `${round(quiet.medians.raw!)} req/s`,
+        ratio: (quiet.medians.flujo! / quiet.medians.raw!).toFixed(2),
+        budget: 'reported',
+        pass: null,
       });
-      section.details.push(
-        `Rounds (req/s): flujo ${contest.rounds.flujo!.map((r) => round(r)).join(', ')}; raw ${contest.rounds.raw!.map((r) => round(r)).join(', ')}.`,
-      );
-    } finally {
-      await raw.stop();
+      section.details.push('', `Rounds without the request log (req/s): ${describe(quiet)}.`);
     }
-    section.notes.push(
-      `Body: ${count} workflows, ${body.length} bytes of JSON, served identically by both servers.`,
-      `wrk -t1 -c${CONNECTIONS}, ${settings.warmupSeconds} s warm-up each, then ${settings.rounds} alternating rounds of ${settings.roundSeconds} s; medians.`,
-      'The server writes its pino request log (one line per request, level info) to a file, as in production.',
-    );
   } finally {
+    await raw.stop();
     await server.stop();
   }
+  section.checks.push({
+    what: 'answers outside 2xx/3xx during the load',
+    measured: String(errors),
+    budget: '0',
+    pass: errors === 0,
+  });
+  section.notes.push(
+    `Body: ${count} workflows, ${body.length} bytes of JSON, served identically by both servers.`,
+    `wrk -t1 -c${CONNECTIONS}, ${settings.warmupSeconds} s warm-up each, then ${settings.rounds} alternating rounds of ${settings.roundSeconds} s; medians.`,
+    'The server writes its pino request log (one line per request, level info) to a file, as in production.',
+  );
   return section;
 }

@@ -1,4 +1,5 @@
 import { benchCatalogue } from './catalogue.js';
+import { benchFootprint } from './footprint.js';
 import { benchPageWeight } from './page-weight.js';
 import { benchRunStart } from './run-start.js';
 import { benchScale } from './scale.js';
@@ -12,6 +13,7 @@ const BENCHMARKS: Record<string, (settings: Settings) => Promise<SectionResult>>
   'run-start': benchRunStart,
   'page-weight': benchPageWeight,
   scale: benchScale,
+  footprint: benchFootprint,
 };
 
 async function main(): Promise<void> {
