@@ -16,6 +16,7 @@ import { useStartExecution } from './api/start-execution';
 import { ChatScreen } from './chat-screen';
 import { InsufficientCreditsDialog } from './insufficient-credits-dialog';
 import type { RunResponse } from './lib/chat-transcript';
+import { runInterfaceOf } from './lib/run-interface';
 import { ProgressScreen } from './progress-screen';
 import { ResultScreen } from './result-screen';
 import { StatePanel } from './state-panel';
@@ -51,8 +52,10 @@ export default function ExecutePage() {
   // A run costs credits: start exactly one per visit, even when StrictMode runs effects twice.
   const startedFor = useRef<string | null>(null);
   const detail = workflow.data;
+  const runInterface = detail ? runInterfaceOf(detail) : null;
   useEffect(() => {
-    if (!detail || startedFor.current === detail.id) return;
+    // A workflow with neither chat nor survey cannot be run: do not charge for it.
+    if (!detail || !runInterface || startedFor.current === detail.id) return;
     startedFor.current = detail.id;
     startRun(
       { workflowId: detail.id, language: currentLanguage() },
@@ -69,7 +72,7 @@ export default function ExecutePage() {
         },
       },
     );
-  }, [detail, startRun, t]);
+  }, [detail, runInterface, startRun, t]);
 
   const back = (
     <Button asChild variant="secondary">
@@ -96,6 +99,18 @@ export default function ExecutePage() {
   }
 
   const title = pickLanguage(detail.name, lng);
+  if (!runInterface) {
+    return (
+      <StatePanel
+        tone="danger"
+        icon={<TriangleAlert className="size-7" aria-hidden="true" />}
+        title={t('noInterface.title')}
+        actions={back}
+      >
+        {t('noInterface.body')}
+      </StatePanel>
+    );
+  }
   if (problem?.kind === 'error') {
     return (
       <StatePanel
@@ -135,7 +150,7 @@ export default function ExecutePage() {
         onError: (err) => {
           setSubmitted(false);
           toast({
-            title: detail.interactionType === 'survey' ? t('complete.surveyError') : t('complete.chatError'),
+            title: runInterface === 'survey' ? t('complete.surveyError') : t('complete.chatError'),
             description: err.message || t('complete.fallback'),
             variant: 'destructive',
           });
@@ -144,18 +159,17 @@ export default function ExecutePage() {
     );
   };
 
-  const welcome = pickLanguage(detail.welcomeMessage, lng);
   const interaction =
-    detail.interactionType === 'chatbot' && welcome ? (
+    runInterface === 'chat' ? (
       <ChatScreen
         workflowId={detail.id}
         executionId={executionId}
         title={title}
-        welcome={welcome}
+        welcome={pickLanguage(detail.welcomeMessage, lng)}
         onFinish={finish}
         canRetryFinish={complete.isError && !submitted}
       />
-    ) : detail.interactionType === 'survey' && detail.surveyQuestions.length > 0 ? (
+    ) : (
       <SurveyForm
         title={title}
         description={pickLanguage(detail.description, lng)}
@@ -163,15 +177,6 @@ export default function ExecutePage() {
         submitting={submitted}
         onSubmit={finish}
       />
-    ) : (
-      <StatePanel
-        tone="danger"
-        icon={<TriangleAlert className="size-7" aria-hidden="true" />}
-        title={t('noInterface.title')}
-        actions={back}
-      >
-        {t('noInterface.body')}
-      </StatePanel>
     );
 
   return (
