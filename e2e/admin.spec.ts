@@ -428,4 +428,9 @@ test('on a wide screen the side menu folds to icons and marks the current page',
   await expect(nav.getByRole('link', { name: 'Audit' })).toBeVisible();
   await screenshot(page, 'admin-menu-collapsed-1280');
   await page.getByRole('button', { name: 'Expand menu' }).click();
+  // Switching language re-renders the admin screens at once (their namespace loads for the new language).
+  await page.getByRole('button', { name: 'es', exact: true }).click();
+  const menu = page.getByRole('navigation', { name: 'Menú de administración' });
+  await expect(menu.getByRole('link', { name: 'Créditos' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('heading', { name: 'Créditos', level: 1 })).toBeVisible();
 });
