@@ -1,4 +1,5 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { formatNumber } from '../lib/format';
@@ -10,13 +11,17 @@ interface PaginationProps {
   onPageChange(page: number): void;
 }
 
-/** Previous / next with "x–y of total"; hidden while the total is unknown. */
+/** Previous / next with "x–y of total"; hidden while the total is unknown and when nothing matched. */
 export function Pagination({ page, pageSize, total, onPageChange }: PaginationProps) {
   const { t } = useTranslation('admin');
-  if (total === undefined) return null;
-  const from = total === 0 ? 0 : page * pageSize + 1;
+  const last = Math.max(0, Math.ceil((total ?? 0) / pageSize) - 1);
+  // After a delete or a narrower filter the page may lie past the end: step back to the last one.
+  useEffect(() => {
+    if (total !== undefined && page > last) onPageChange(last);
+  }, [total, page, last, onPageChange]);
+  if (!total) return null;
+  const from = page * pageSize + 1;
   const to = Math.min(total, (page + 1) * pageSize);
-  const last = Math.max(0, Math.ceil(total / pageSize) - 1);
   return (
     <nav
       aria-label={t('pagination.label')}
