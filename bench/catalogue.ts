@@ -8,37 +8,66 @@ import type { Settings } from './lib/settings.js';
 import { round } from './lib/stats.js';
 import { runContest, wrk } from './lib/wrk.js';
 import { PORTS, ROOT, WORK_DIR } from './lib/paths.js';
+import { createDatabase, dropDatabase } from './lib/pg.js';
 import { summariseProfile } from './lib/profile.js';
 
 const CONNECTIONS = 50;
 const WORKFLOWS = 50;
 const BUDGET = 0.6;
+const PG_DATABASE = 'flujo_bench_catalogue';
 
 /**
  * GET /api/workflows/public with 50 workflows against a node:http server answering the same bytes from a
- * Buffer; plus the 304 for a matching If-None-Match.
+ * Buffer; plus the 304 for a matching If-None-Match. On PGlite (the default install) and PostgreSQL.
  */
 export async function benchCatalogue(settings: Settings): Promise<SectionResult> {
-  const dir = join(WORK_DIR, 'catalogue');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const target: DatabaseTarget = { kind: 'pglite', dataDir: dir };
-  const database = await openTarget(target);
-  const [admin] = await seedUsers(database.db, { count: 1, credits: 0, prefix: 'admin', isAdmin: true });
-  await seedWorkflows(database.db, admin!.id, WORKFLOWS);
-  await database.close();
-
   const section: SectionResult = {
     id: 'catalogue',
-    title: 'Catalogue: GET /api/workflows/public (50 workflows, PGlite)',
+    title: 'Catalogue: GET /api/workflows/public (50 workflows)',
     ranAt: new Date().toISOString(),
     quick: settings.quick,
     command: 'npm run bench -- catalogue',
     checks: [],
-    notes: [],
+    notes: [
+      `wrk -t1 -c${CONNECTIONS}, ${settings.warmupSeconds} s warm-up each, then ${settings.rounds} alternating rounds of ${settings.roundSeconds} s; medians.`,
+      'The server writes its pino request log (one line per request, level info) to a file, as in production.',
+    ],
     details: [],
   };
+  await measure('pglite', settings, section);
+  await measure('postgres', settings, section);
+  return section;
+}
 
+async function measure(
+  kind: 'pglite' | 'postgres',
+  settings: Settings,
+  section: SectionResult,
+): Promise<void> {
+  const label = kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
+  const dir = join(WORK_DIR, `catalogue-${kind}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const target: DatabaseTarget =
+    kind === 'postgres' ? { kind, url: await createDatabase(PG_DATABASE) } : { kind, dataDir: dir };
+  const database = await openTarget(target);
+  const [admin] = await seedUsers(database.db, { count: 1, credits: 0, prefix: 'admin', isAdmin: true });
+  await seedWorkflows(database.db, admin!.id, WORKFLOWS);
+  await database.close();
+  try {
+    await measureOn(target, label, dir, settings, section);
+  } finally {
+    if (kind === 'postgres') await dropDatabase(PG_DATABASE);
+  }
+}
+
+async function measureOn(
+  target: DatabaseTarget,
+  label: string,
+  dir: string,
+  settings: Settings,
+  section: SectionResult,
+): Promise<void> {
   const serverOptions = (logLevel: string, nodeArgs: string[] = []) => ({
     database: target,
     port: PORTS.server,
@@ -53,12 +82,12 @@ export async function benchCatalogue(settings: Settings): Promise<SectionResult>
   if (first.status !== 200) {
     await server.stop();
     section.checks.push({
-      what: `${path} answers`,
+      what: `${label}: ${path} answers`,
       measured: `HTTP ${first.status}`,
       budget: '200',
       pass: false,
     });
-    return section;
+    return;
   }
   const etag = first.headers.get('etag');
   const count = (JSON.parse(body.toString()) as unknown[]).length;
@@ -66,7 +95,7 @@ export async function benchCatalogue(settings: Settings): Promise<SectionResult>
     ? (await fetch(server.url + path, { headers: { 'if-none-match': etag } })).status
     : Number.NaN;
   section.checks.push({
-    what: '304 for a matching If-None-Match',
+    what: `${label}: 304 for a matching If-None-Match`,
     measured: etag ? `HTTP ${revalidated} (ETag ${etag})` : 'no ETag header',
     budget: '304',
     pass: revalidated === 304,
@@ -105,14 +134,14 @@ export async function benchCatalogue(settings: Settings): Promise<SectionResult>
     const main = await contest(server.url);
     const ratio = main.medians.flujo! / main.medians.raw!;
     section.checks.push({
-      what: `req/s, ${CONNECTIONS} connections, LOG_LEVEL=info`,
+      what: `${label}: req/s, ${CONNECTIONS} connections, LOG_LEVEL=info`,
       measured: `${round(main.medians.flujo!)} req/s`,
       limit: `${round(main.medians.raw!)} req/s (node:http + Buffer)`,
       ratio: ratio.toFixed(2),
       budget: `>= ${BUDGET.toFixed(2)}`,
       pass: ratio >= BUDGET,
     });
-    section.details.push(`Rounds (req/s): ${describe(main)}.`);
+    section.details.push(`${label} rounds (req/s): ${describe(main)}.`);
 
     if (ratio < BUDGET || process.argv.includes('--diagnose')) {
       // Where the time goes: a CPU profile of the server under the same load...
@@ -131,7 +160,7 @@ export async function benchCatalogue(settings: Settings): Promise<SectionResult>
           rows.map((r) => `- ${r.name}: ${round(r.share * 100, 1)}%`);
         section.details.push(
           '',
-          `CPU profile of the server under the same load (self time, ${profileDir.replace(ROOT, '')}):`,
+          `${label}: CPU profile of the server under the same load (self time while the load ran, ${profileDir.replace(ROOT, '')}):`,
           '',
           'by origin:',
           '',
@@ -146,29 +175,26 @@ export async function benchCatalogue(settings: Settings): Promise<SectionResult>
       server = await startServer(serverOptions('warn'));
       const quiet = await contest(server.url);
       section.checks.push({
-        what: `req/s with LOG_LEVEL=warn (no request log), for comparison`,
+        what: `${label}: req/s with LOG_LEVEL=warn (no request log), for comparison`,
         measured: `${round(quiet.medians.flujo!)} req/s`,
         limit: `${round(quiet.medians.raw!)} req/s`,
         ratio: (quiet.medians.flujo! / quiet.medians.raw!).toFixed(2),
         budget: 'reported',
         pass: null,
       });
-      section.details.push('', `Rounds without the request log (req/s): ${describe(quiet)}.`);
+      section.details.push('', `${label} rounds without the request log (req/s): ${describe(quiet)}.`, '');
     }
   } finally {
     await raw.stop();
     await server.stop();
   }
   section.checks.push({
-    what: 'answers outside 2xx/3xx during the load',
+    what: `${label}: answers outside 2xx/3xx during the load`,
     measured: String(errors),
     budget: '0',
     pass: errors === 0,
   });
   section.notes.push(
-    `Body: ${count} workflows, ${body.length} bytes of JSON, served identically by both servers.`,
-    `wrk -t1 -c${CONNECTIONS}, ${settings.warmupSeconds} s warm-up each, then ${settings.rounds} alternating rounds of ${settings.roundSeconds} s; medians.`,
-    'The server writes its pino request log (one line per request, level info) to a file, as in production.',
+    `${label}: body of ${count} workflows, ${body.length} bytes of JSON, served identically by both servers.`,
   );
-  return section;
 }

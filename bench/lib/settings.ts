@@ -17,6 +17,20 @@ export interface Settings {
 
 export function loadSettings(argv: string[] = process.argv.slice(2)): Settings {
   const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+  const settings = pick(quick);
+  // --scale-factor=0.1 seeds a tenth of the large data set (a rehearsal; the budgets are for the full one).
+  const factor = Number(
+    /^--scale-factor=([\d.]+)$/.exec(argv.find((a) => a.startsWith('--scale-factor=')) ?? '')?.[1],
+  );
+  if (factor > 0) {
+    settings.scale = Object.fromEntries(
+      Object.entries(settings.scale).map(([k, v]) => [k, Math.max(1, Math.round(v * factor))]),
+    ) as Settings['scale'];
+  }
+  return settings;
+}
+
+function pick(quick: boolean): Settings {
   return quick
     ? {
         quick,
