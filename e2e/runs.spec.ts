@@ -282,6 +282,26 @@ test('a slow workflow shows its progress messages, and an image result is previe
   await screenshot(page, 'runs-result-image-en-1280');
 });
 
+test('a browser without server-sent events follows the slow run by polling to its result', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.addInitScript(() => {
+    Reflect.deleteProperty(globalThis, 'EventSource');
+  });
+  await page.goto('/?lng=es');
+  await signUpViaApi(page, 'Sara Sondeo');
+  const slow = demo('slow-research');
+  await openFromCatalogue(page, slow, 'es');
+  await chatToTheEnd(page, ['Pasteles veganos', 'Madrid', 'Equipos pequeños']);
+  await expect(page.getByTestId('progress-message')).toHaveText(/Leyendo|Comparando|Redactando/, {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('heading', { name: TEXT.es.completed })).toBeVisible();
+  await expect(badge(page)).toHaveText(String(5 - slow.creditsPerExecution));
+});
+
 test('when the assistant cannot answer, the chat says so in Spanish and lets the person write again', async ({
   page,
   baseURL,
