@@ -75,7 +75,10 @@ export const userProfiles = pgTable(
     index('user_profiles_created_idx').on(t.createdAt.desc()),
     // Admin user search: e-mail prefix (LIKE 'x%' needs text_pattern_ops) and word prefix of the name.
     index('user_profiles_email_prefix_idx').on(t.email.op('text_pattern_ops')),
-    index('user_profiles_full_name_fts_idx').using('gin', sql`to_tsvector('simple', coalesce(${t.fullName}, ''))`),
+    index('user_profiles_full_name_fts_idx').using(
+      'gin',
+      sql`to_tsvector('simple', coalesce(${t.fullName}, ''))`,
+    ),
   ],
 );
 
