@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { TPurchaseRequest, TPurchaseResponse } from '../../../shared/contract/credits.js';
 import { ZPurchaseResponse } from '../../../shared/contract/credits.js';
 import { findPlan, type TPlan } from '../../../shared/contract/plans.js';
-import type { Tx } from '../../db/client.js';
+import type { DbOrTx, Tx } from '../../db/client.js';
 import { idempotencyKeys, userProfiles } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import { paymentProvider } from '../../providers/payments/index.js';
@@ -81,6 +81,16 @@ async function saveAnswer(tx: Tx, userId: string, key: string, answer: TPurchase
     .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
 }
 
+/** One monthly plan at a time; checked early, and again under the user's row lock before a plan opens. */
+async function ensureNoActivePlan(db: DbOrTx, userId: string, plan: TPlan): Promise<void> {
+  if (plan.type === 'monthly' && (await findActiveSubscription(db, userId))) {
+    throw new AppError(
+      'CONFLICT',
+      'You already have an active monthly plan; cancel it before choosing another',
+    );
+  }
+}
+
 /** Demo mode: the payment is settled at once, so the credits (and a monthly plan's row) are granted now. */
 async function grantNow(
   deps: AppDeps,
@@ -99,12 +109,7 @@ async function grantNow(
         .from(userProfiles)
         .where(eq(userProfiles.id, buyer.id))
         .for('update');
-      if (await findActiveSubscription(tx, buyer.id)) {
-        throw new AppError(
-          'CONFLICT',
-          'You already have an active monthly plan; cancel it before choosing another',
-        );
-      }
+      await ensureNoActivePlan(tx, buyer.id, plan);
       const now = deps.now();
       const subscription = await openSubscription(tx, {
         userId: buyer.id,
@@ -134,28 +139,15 @@ async function grantNow(
   });
 }
 
-/** Stripe: the answer is a checkout URL; Stripe's own idempotency returns the same session for a repeat. */
-async function openCheckout(
+/** Stripe: the answer is the checkout URL; a repeat gets the same one (Stripe keys its session on ours too). */
+async function storeCheckout(
   deps: AppDeps,
   buyer: Buyer,
-  plan: TPlan,
+  checkoutUrl: string,
   key: string | undefined,
   hash: string,
 ): Promise<TPurchaseResponse | 'replay'> {
-  if (plan.type === 'monthly' && (await findActiveSubscription(deps.db, buyer.id))) {
-    throw new AppError(
-      'CONFLICT',
-      'You already have an active monthly plan; cancel it before choosing another',
-    );
-  }
-  const checkout = await paymentProvider(deps.config).startCheckout({
-    userId: buyer.id,
-    email: buyer.email,
-    plan,
-    idempotencyKey: key,
-  });
-  if (checkout.kind !== 'redirect') throw new Error('the Stripe provider must answer a checkout URL');
-  const answer: TPurchaseResponse = { status: 'checkout', provider: 'stripe', checkoutUrl: checkout.url };
+  const answer: TPurchaseResponse = { status: 'checkout', provider: 'stripe', checkoutUrl };
   if (!key) return answer;
   return deps.db.transaction(async (tx) => {
     if (!(await claimKey(tx, buyer.id, key, hash))) return 'replay';
@@ -181,11 +173,24 @@ export async function purchase(
     const stored = await storedAnswer(deps, buyer.id, key);
     if (stored) return replay(stored, hash);
   }
-  const provider = paymentProvider(deps.config);
+  try {
+    await ensureNoActivePlan(deps.db, buyer.id, plan);
+  } catch (err) {
+    // A double click whose twin has just opened the plan: it gets the twin's answer, not a conflict.
+    const stored = key ? await storedAnswer(deps, buyer.id, key) : null;
+    if (stored) return replay(stored, hash);
+    throw err;
+  }
+  const checkout = await paymentProvider(deps.config).startCheckout({
+    userId: buyer.id,
+    email: buyer.email,
+    plan,
+    idempotencyKey: key,
+  });
   const answer =
-    provider.kind === 'demo'
+    checkout.kind === 'grant'
       ? await grantNow(deps, buyer, plan, key, hash)
-      : await openCheckout(deps, buyer, plan, key, hash);
+      : await storeCheckout(deps, buyer, checkout.url, key, hash);
   if (answer !== 'replay') return answer;
   const stored = key ? await storedAnswer(deps, buyer.id, key) : null;
   if (!stored) throw new AppError('CONFLICT', 'A purchase with this Idempotency-Key is still in progress');
