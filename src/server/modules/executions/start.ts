@@ -27,22 +27,26 @@ export async function startRun(
   const now = deps.now();
   const executionId = randomUUID();
   await deps.db.transaction(async (tx) => {
-    const [profile] = await tx
-      .select({ accountStatus: userProfiles.accountStatus, credits: userProfiles.credits })
-      .from(userProfiles)
-      .where(eq(userProfiles.id, user.id));
-    if (!profile || profile.accountStatus !== 'active') {
-      throw new AppError('ACCOUNT_SUSPENDED', 'This account is suspended');
-    }
-    const [workflow] = await tx
+    // One read for both checks: the account may run, and the workflow is active (and visible to it).
+    const [found] = await tx
       .select({
-        id: userWorkflows.id,
+        accountStatus: userProfiles.accountStatus,
+        credits: userProfiles.credits,
+        workflowId: userWorkflows.id,
         isPublic: userWorkflows.isPublic,
         price: userWorkflows.creditsPerExecution,
       })
-      .from(userWorkflows)
-      .where(and(eq(userWorkflows.id, input.workflowId), eq(userWorkflows.isActive, true)));
-    if (!workflow || (!workflow.isPublic && !user.isAdmin)) throw notFound('Workflow');
+      .from(userProfiles)
+      .leftJoin(userWorkflows, and(eq(userWorkflows.id, input.workflowId), eq(userWorkflows.isActive, true)))
+      .where(eq(userProfiles.id, user.id));
+    if (!found || found.accountStatus !== 'active') {
+      throw new AppError('ACCOUNT_SUSPENDED', 'This account is suspended');
+    }
+    if (!found.workflowId || found.price === null || (!found.isPublic && !user.isAdmin)) {
+      throw notFound('Workflow');
+    }
+    const workflow = { id: found.workflowId, price: found.price };
+    const profile = { credits: found.credits };
 
     const balance = await applyLedgerEntry(tx, {
       userId: user.id,
