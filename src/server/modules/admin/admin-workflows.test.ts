@@ -185,6 +185,20 @@ describe('reading and changing a workflow', () => {
     expect(await count(adminAuditLogs)).toBe(audits);
   });
 
+  it('a change to the values it already has changes nothing and records nothing', async () => {
+    const created = await create();
+    const audits = await count(adminAuditLogs);
+    const same = await admin.patch(`/api/admin/workflows/${created.id}`, {
+      isPublic: created.isPublic,
+      name: created.name,
+    });
+    expect(same.statusCode).toBe(200);
+    expect(same.json()).toEqual(created);
+    const active = await admin.patch(`/api/admin/workflows/${created.id}`, { isActive: true });
+    expect(active.json()).toEqual(created);
+    expect(await count(adminAuditLogs)).toBe(audits);
+  });
+
   it('answers 404 when changing a workflow that does not exist', async () => {
     const res = await admin.patch('/api/admin/workflows/00000000-0000-4000-8000-000000000004', {
       isActive: false,

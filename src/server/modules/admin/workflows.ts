@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { and, eq, gt, inArray } from 'drizzle-orm';
 import type {
   TAdminWorkflowDetail,
@@ -112,7 +113,8 @@ function asInput(w: WorkflowRow): Record<string, unknown> {
   };
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+// Deep equality that ignores key order (jsonb hands objects back with its own key order).
+const same = (a: unknown, b: unknown) => isDeepStrictEqual(a, b);
 
 /**
  * Applies a partial change. `{ isActive }` alone is a status change (`workflow_status_changed`); anything
@@ -128,6 +130,8 @@ export async function updateWorkflowAsAdmin(
     const current = await findWorkflow(tx, id, true);
     const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
     if (Object.keys(given).length === 1 && patch.isActive !== undefined) {
+      // Switching to the state it is already in changes nothing and records nothing.
+      if (patch.isActive === current.isActive) return toDetail(tx, current);
       return changeStatus(tx, adminId, current, patch.isActive);
     }
     const before = asInput(current);
@@ -140,6 +144,7 @@ export async function updateWorkflowAsAdmin(
       await assertOwnerExists(tx, patch.userId);
     const after = parsed.data as unknown as Record<string, unknown>;
     const changedFields = Object.keys(given).filter((k) => !same(before[k], after[k]));
+    if (changedFields.length === 0) return toDetail(tx, current);
     const row = await updateWorkflow(tx, id, parsed.data);
     if (!row) throw notFound('Workflow');
     const changes = Object.fromEntries(
