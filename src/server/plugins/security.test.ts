@@ -50,6 +50,28 @@ describe('CSRF: state-changing calls must come from our own pages', () => {
     expect(await countUsers()).toBe(before);
   });
 
+  it.each(['/%61pi/auth/signup', '/api/auth/%73ignup', '/api/auth/signup/', '/api/auth//signup'])(
+    'cannot be dodged with another spelling of the path (%s)',
+    async (url) => {
+      const before = await countUsers();
+      const res = await raw('POST', url, { ...json, 'sec-fetch-site': 'cross-site' }, signupJson());
+      expect(res.statusCode).toBe(403);
+      expect(await countUsers()).toBe(before);
+    },
+  );
+
+  it('cannot borrow an exemption through an encoded path', async () => {
+    const before = await countUsers();
+    const res = await raw(
+      'POST',
+      '/api/workflow-result/%2e%2e/auth/signup',
+      { ...json, 'sec-fetch-site': 'cross-site' },
+      signupJson(),
+    );
+    expect([403, 404]).toContain(res.statusCode);
+    expect(await countUsers()).toBe(before);
+  });
+
   it.each(['PATCH', 'PUT', 'DELETE'] as const)('applies to %s as well', async (method) => {
     const { client } = await signUpUser(t);
     const res = await raw(method, '/api/auth/me', { cookie: client.cookie!, origin: 'https://evil.example' });

@@ -51,11 +51,12 @@ export async function registerSecurity(app: App, deps: AppDeps): Promise<void> {
   app.removeContentTypeParser('text/plain');
 
   // CSRF: a state-changing request must come from our own pages (SameSite=Lax alone lets top-level POSTs by).
+  // The decision follows the route the request reached, not its raw URL: `/%61pi/...` is routed to `/api/...`
+  // but does not start with "/api/". Every state-changing request is checked, whatever its path.
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
-    const path = request.url.split('?')[0] ?? '';
-    if (CSRF_EXEMPT.some((p) => path.startsWith(p))) return;
-    if (!path.startsWith('/api/')) return;
+    const route = request.routeOptions.url;
+    if (route !== undefined && CSRF_EXEMPT.some((p) => route.startsWith(p))) return;
     if (!originAllowed(request, deps)) {
       throw new AppError('FORBIDDEN', 'Cross-site request refused');
     }
