@@ -77,7 +77,7 @@ async function measureOn(
   });
   const path = '/api/workflows/public';
   let server = await startServer(serverOptions('info'));
-  const first = await fetch(server.url + path);
+  const first = await fetch(server.url + path, { signal: AbortSignal.timeout(30_000) });
   const body = Buffer.from(await first.arrayBuffer());
   if (first.status !== 200) {
     await server.stop();
@@ -92,7 +92,12 @@ async function measureOn(
   const etag = first.headers.get('etag');
   const count = (JSON.parse(body.toString()) as unknown[]).length;
   const revalidated = etag
-    ? (await fetch(server.url + path, { headers: { 'if-none-match': etag } })).status
+    ? (
+        await fetch(server.url + path, {
+          headers: { 'if-none-match': etag },
+          signal: AbortSignal.timeout(30_000),
+        })
+      ).status
     : Number.NaN;
   section.checks.push({
     what: `${label}: 304 for a matching If-None-Match`,

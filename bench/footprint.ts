@@ -98,7 +98,7 @@ async function measure(kind: 'pglite' | 'postgres', settings: Settings, section:
     logFile: join(dir, 'server.log'),
   });
   try {
-    await fetch(`${server.url}/api/workflows/public`);
+    await fetch(`${server.url}/api/workflows/public`, { signal: AbortSignal.timeout(30_000) });
     await sleep(3000);
     const idle = server.rssMb();
     const script = join(dir, 'mix.lua');

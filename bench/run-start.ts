@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { ledgerMismatches } from '../src/server/test/ledger-check.js';
 import type { BareDebitOptions } from './lib/bare-debit.js';
 import { PORTS, ROOT, WORK_DIR } from './lib/paths.js';
-import { createDatabase, dropDatabase } from './lib/pg.js';
+import { createDatabase, dropDatabase, withPg } from './lib/pg.js';
 import type { Check, SectionResult } from './lib/results.js';
 import { openTarget, seedUsers, seedWorkflows, type SeededUser } from './lib/seed.js';
 import { startServer, type DatabaseTarget } from './lib/server.js';
 import type { Settings } from './lib/settings.js';
-import { round } from './lib/stats.js';
+import { round, sleep } from './lib/stats.js';
 import { startWorker } from './lib/worker.js';
 import { runContest, wrk } from './lib/wrk.js';
 
@@ -34,6 +34,37 @@ async function seedRunners(target: DatabaseTarget): Promise<Seeded> {
   } finally {
     await database.close();
   }
+}
+
+/**
+ * What the server's database sessions are doing while the load runs, sampled every 100 ms from
+ * pg_stat_activity: busy on CPU, waiting for a row lock held by another start, or idle in the pool.
+ */
+async function sampleWaits(url: string, seconds: number): Promise<string[]> {
+  const samples: string[] = [];
+  await withPg(url, async (c) => {
+    const end = Date.now() + (seconds - 0.5) * 1000;
+    while (Date.now() < end) {
+      const rows = await c.query<{ what: string }>(
+        `select case when state = 'active' then coalesce(wait_event_type || ':' || wait_event, 'running')
+                     else state end as what
+         from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
+           and backend_type = 'client backend' and application_name <> 'bench-bare-debit'`,
+      );
+      samples.push(...rows.rows.map((r) => r.what ?? 'unknown'));
+      await sleep(100);
+    }
+  });
+  return samples;
+}
+
+function describeWaits(samples: string[]): string {
+  const counts = new Map<string, number>();
+  for (const s of samples) counts.set(s, (counts.get(s) ?? 0) + 1);
+  const parts = [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([what, n]) => `${what} ${Math.round((n / samples.length) * 100)}%`);
+  return `state of the server's database sessions while the starts were under load (pg_stat_activity, every 100 ms): ${parts.join(', ')}`;
 }
 
 /** A wrk script that signs each request with the next user's session cookie, from our own origin. */
@@ -84,8 +115,11 @@ async function measure(
   });
   let errors = 0;
   let requests = 0;
+  const waits: string[] = [];
   try {
     const probe = await fetch(`${server.url}/api/executions/start`, {
+      // A start that never answers (a stuck database) fails the benchmark instead of hanging it.
+      signal: AbortSignal.timeout(30_000),
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -122,12 +156,14 @@ async function measure(
           {
             name: 'flujo',
             round: async (seconds) => {
-              const r = await wrk({
+              const load = wrk({
                 url: `${server.url}/api/executions/start`,
                 connections: CONCURRENCY,
                 seconds,
                 script,
               });
+              if (target.kind === 'postgres') waits.push(...(await sampleWaits(target.url, seconds)));
+              const r = await load;
               errors += r.errors + r.socketErrors;
               requests += r.requests;
               return r.rps;
@@ -149,6 +185,7 @@ async function measure(
         pass: kind === 'postgres' ? ours / limit >= BUDGET : null,
       };
       section.checks.push(check);
+      if (waits.length) section.details.push(`${label}: ${describeWaits(waits)}`, '');
       section.details.push(
         `${label} rounds (/s): flujo ${contest.rounds.flujo!.map((r) => round(r)).join(', ')}; bare ${contest.rounds.bare!.map((r) => round(r)).join(', ')}.`,
       );

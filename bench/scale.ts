@@ -70,7 +70,10 @@ async function timeEndpoint(server: RunningServer, e: Endpoint, cookie: string, 
   let total = '';
   for (let i = 0; i < samples + 2; i++) {
     const started = performance.now();
-    const res = await fetch(server.url + e.path, { headers: { cookie: `flujo_session=${cookie}` } });
+    const res = await fetch(server.url + e.path, {
+      headers: { cookie: `flujo_session=${cookie}` },
+      signal: AbortSignal.timeout(30_000),
+    });
     const body = await res.text();
     const ms = performance.now() - started;
     status = res.status;

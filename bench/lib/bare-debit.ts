@@ -31,7 +31,12 @@ const INSERT_LEDGER = `insert into credit_transactions (user_id, workflow_id, ex
 type Debit = (userId: string) => Promise<void>;
 
 function postgresDebit(options: BareDebitOptions): { debit: Debit; close: () => Promise<void> } {
-  const pool = new pg.Pool({ connectionString: options.target, max: options.concurrency });
+  const pool = new pg.Pool({
+    connectionString: options.target,
+    max: options.concurrency,
+    // Told apart from the server's sessions when run-start samples pg_stat_activity.
+    application_name: 'bench-bare-debit',
+  });
   const debit: Debit = async (userId) => {
     const client = await pool.connect();
     try {
