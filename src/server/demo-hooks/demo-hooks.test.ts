@@ -8,6 +8,7 @@ import { QUESTION_TYPES } from '../../shared/contract/workflows.js';
 import { loadConfig } from '../config.js';
 import { seed } from '../db/seed.js';
 import { userProfiles, users, userWorkflows } from '../db/schema.js';
+import { headerTokenFor } from '../modules/workflows/secrets.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from '../test/harness.js';
 import { ledgerMismatches } from '../test/ledger-check.js';
 import { DEMO_WORKFLOWS } from './catalog.js';
@@ -131,7 +132,7 @@ async function callDemo(slug: DemoSlug, options: CallOptions = {}) {
       'webhook-id': id,
       'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
       'webhook-signature': signature,
-      'x-flujo-token': options.flujoToken ?? secretToken,
+      'x-flujo-token': options.flujoToken ?? headerTokenFor(workflow.secretToken),
     },
     body: options.tamper ? options.tamper(body) : body,
   });
@@ -221,6 +222,11 @@ describe('demo services refuse what the app did not sign', () => {
     expect(stale.res.status).toBe(401);
     const token = await callDemo('chat-summary', { flujoToken: 'someone-else' });
     expect(token.res.status).toBe(401);
+    // The per-run body token is not the header value: the header is fixed per workflow.
+    const runToken = await callDemo('chat-summary', { flujoToken: `run-token-${randomUUID()}` });
+    expect(runToken.res.status).toBe(401);
+    const otherHeader = headerTokenFor((await workflowOf('survey-csv')).secretToken);
+    expect((await callDemo('chat-summary', { flujoToken: otherHeader })).res.status).toBe(401);
     // Another workflow's secret does not open this one.
     const other = await workflowOf('survey-csv');
     expect((await callDemo('chat-summary', { secret: other.secretToken })).res.status).toBe(401);

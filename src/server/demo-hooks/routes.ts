@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ZErrorBody } from '../../shared/contract/errors.js';
 import { userWorkflows } from '../db/schema.js';
 import { AppError, badRequest } from '../lib/errors.js';
+import { headerTokenFor } from '../modules/workflows/secrets.js';
 import type { App, AppDeps } from '../types.js';
 import { ZDemoResult, ZReceived, ZWebhookCall } from './contract.js';
 import { DEMO_SLUGS, runDemo } from './demos.js';
@@ -77,8 +78,9 @@ export async function demoHookRoutes(app: App, deps: AppDeps): Promise<void> {
         },
         now,
       );
+      // Like an n8n Header Auth: X-Flujo-Token, when sent, must be the workflow's fixed header value.
       const flujoToken = header('x-flujo-token');
-      if (!signed || (flujoToken !== undefined && flujoToken !== call.secret_token)) {
+      if (!signed || (flujoToken !== undefined && !secrets.map(headerTokenFor).includes(flujoToken))) {
         throw new AppError('UNAUTHENTICATED', 'Invalid webhook signature');
       }
 

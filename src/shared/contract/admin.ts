@@ -175,6 +175,8 @@ export type TDeleteWorkflowResponse = z.infer<typeof ZDeleteWorkflowResponse>;
 export const ZWorkflowSecret = z.object({
   secretToken: z.string(),
   previousSecretExpiresAt: z.string().nullable(),
+  /** The fixed `X-Flujo-Token` header value for n8n's Header Auth, derived from the current secret. */
+  headerToken: z.string(),
 });
 export type TWorkflowSecret = z.infer<typeof ZWorkflowSecret>;
 

@@ -11,7 +11,8 @@ import {
 import { signInAdmin, signUpUser, type TestClient } from '../../test/client.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
 import { ledgerMismatches } from '../../test/ledger-check.js';
-import { auditRowsFor, chatbotInput, testAdminId } from './admin-test-data.js';
+import { headerTokenFor } from '../workflows/secrets.js';
+import { auditRowsFor, chatbotInput, testAdminId } from './testing/test-data.js';
 
 let t: TestApp;
 let admin: TestClient;
@@ -213,12 +214,18 @@ describe('the signing secret', () => {
     const first = (await admin.get(`/api/admin/workflows/${created.id}/secret`)).json() as TWorkflowSecret;
     expect(first.secretToken).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(first.previousSecretExpiresAt).toBeNull();
+    // The fixed X-Flujo-Token value for n8n's Header Auth: derived from the secret, never the secret.
+    expect(first.headerToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(first.headerToken).toBe(headerTokenFor(first.secretToken));
+    expect(first.secretToken).not.toContain(first.headerToken);
 
     const rotated = await admin.post(`/api/admin/workflows/${created.id}/rotate-secret`);
     expect(rotated.statusCode).toBe(200);
     const second = rotated.json() as TWorkflowSecret;
     expect(second.secretToken).toMatch(/^whsec_/);
     expect(second.secretToken).not.toBe(first.secretToken);
+    expect(second.headerToken).toBe(headerTokenFor(second.secretToken));
+    expect(second.headerToken).not.toBe(first.headerToken);
     const graceMs = new Date(second.previousSecretExpiresAt ?? 0).getTime() - t.clock.now().getTime();
     expect(graceMs).toBeGreaterThan(23 * 3600_000);
     expect(graceMs).toBeLessThanOrEqual(24 * 3600_000);
@@ -231,7 +238,11 @@ describe('the signing secret', () => {
     t.clock.advance(24 * 3600_000 + 1000);
     try {
       const later = (await admin.get(`/api/admin/workflows/${created.id}/secret`)).json() as TWorkflowSecret;
-      expect(later).toEqual({ secretToken: second.secretToken, previousSecretExpiresAt: null });
+      expect(later).toEqual({
+        secretToken: second.secretToken,
+        previousSecretExpiresAt: null,
+        headerToken: second.headerToken,
+      });
     } finally {
       t.clock.reset();
     }

@@ -10,6 +10,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { userProfiles, users, userWorkflows, workflowExecutions } from '../../db/schema.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { applyLedgerEntry } from '../credits/ledger.js';
+import { headerTokenFor } from '../workflows/secrets.js';
 import {
   createWorkflow,
   deleteWorkflow,
@@ -241,6 +242,7 @@ function toSecret(w: WorkflowRow, now: Date): TWorkflowSecret {
   return {
     secretToken: w.secretToken,
     previousSecretExpiresAt: previousLive ? isoOrNull(w.previousSecretExpiresAt) : null,
+    headerToken: headerTokenFor(w.secretToken),
   };
 }
 

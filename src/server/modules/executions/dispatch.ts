@@ -12,6 +12,7 @@ import {
 import { webhookHeaders } from '../../providers/webhooks/signature.js';
 import type { AppDeps } from '../../types.js';
 import { applyResult } from '../results/service.js';
+import { headerTokenFor } from '../workflows/secrets.js';
 import { settleRun } from './settle.js';
 
 /**
@@ -121,7 +122,8 @@ async function sendAttempt(deps: AppDeps, run: ClaimedRun): Promise<DeliveryOutc
     headers: {
       // Stable per run, so a receiver can drop a retried delivery it already handled.
       ...webhookHeaders(secrets, `msg_${run.id}`, Math.floor(now.getTime() / 1000), body),
-      'x-flujo-token': run.token,
+      // Fixed per workflow (for n8n's Header Auth); the per-run token travels in the body only.
+      'x-flujo-token': headerTokenFor(workflow.secret),
     },
   });
 }

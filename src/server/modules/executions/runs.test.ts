@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMismatches } from '../../test/ledger-check.js';
@@ -24,6 +25,12 @@ import {
 } from './testing/fixtures.js';
 
 let w: RunsWorld;
+
+/** The documented derivation, written out independently of the server's code. */
+function expectedHeaderToken(secret: string): string {
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  return createHmac('sha256', key).update('flujo-header-token').digest('base64url');
+}
 beforeAll(async () => {
   w = await startRunsWorld();
 });
@@ -143,7 +150,8 @@ describe('completing a run: the webhook call', () => {
       callback_url: `${w.baseUrl}/api/workflow-result`,
     });
     expect(call.body.secret_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(call.headers['x-flujo-token']).toBe(call.body.secret_token);
+    expect(call.headers['x-flujo-token']).toBe(expectedHeaderToken(wf.secretToken));
+    expect(call.headers['x-flujo-token']).not.toBe(call.body.secret_token);
     expect(call.headers['webhook-id']).toBe(`msg_${runId}`);
     // A forged body does not verify.
     expect(() =>
@@ -165,6 +173,42 @@ describe('completing a run: the webhook call', () => {
     });
     expect(res.json().executionTimeMs).toBeGreaterThanOrEqual(0);
     expect((await runRow(w, runId)).resultTokenHash).not.toContain(call.body.secret_token);
+  });
+
+  it('sends a fixed per-workflow X-Flujo-Token (for n8n Header Auth) and a new body token per run', async () => {
+    const wf = await addWorkflow(w);
+    const otherWf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    await grantCredits(w, user.id, 10);
+    w.service.handle(() => ({ status: 200, body: { status: 'completed', output_data: { message: 'ok' } } }));
+    const callOf = async (workflowId: string) => {
+      const runId = await startRun(user.client, workflowId);
+      const callPromise = w.service.callFor(runId);
+      expect((await user.client.post(`/api/executions/${runId}/complete`, ANSWERS)).statusCode).toBe(200);
+      const call = await callPromise;
+      return { header: String(call.headers['x-flujo-token']), bodyToken: String(call.body.secret_token) };
+    };
+
+    const first = await callOf(wf.id);
+    const second = await callOf(wf.id);
+    // Same header on every run of a workflow (what Header Auth can compare), derived from the secret...
+    expect(first.header).toBe(expectedHeaderToken(wf.secretToken));
+    expect(second.header).toBe(first.header);
+    expect(first.header).not.toContain(wf.secretToken.slice('whsec_'.length));
+    // ...while the body token, the one presented back with the result, is new each run.
+    expect(second.bodyToken).not.toBe(first.bodyToken);
+    expect([first.bodyToken, second.bodyToken]).not.toContain(first.header);
+    // Another workflow has another header value.
+    expect((await callOf(otherWf.id)).header).not.toBe(first.header);
+
+    // Rotating the secret (as an admin) rotates the header value; the admin sees the one now sent.
+    const rotated = await w.admin.post(`/api/admin/workflows/${wf.id}/rotate-secret`);
+    expect(rotated.statusCode).toBe(200);
+    const { secretToken, headerToken } = rotated.json() as { secretToken: string; headerToken: string };
+    const afterRotation = await callOf(wf.id);
+    expect(afterRotation.header).not.toBe(first.header);
+    expect(afterRotation.header).toBe(expectedHeaderToken(secretToken));
+    expect(afterRotation.header).toBe(headerToken);
   });
 
   it('signs with both secrets while a rotated-out secret is still valid', async () => {

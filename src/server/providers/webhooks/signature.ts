@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /** The key bytes of a Standard Webhooks secret (`whsec_` + base64). */
-function secretKey(secret: string): Buffer {
+export function secretKey(secret: string): Buffer {
   return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
 }
 

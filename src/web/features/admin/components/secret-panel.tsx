@@ -9,23 +9,65 @@ import { useRotateWorkflowSecret } from '../api/rotate-workflow-secret';
 import { cn } from '../../../lib/utils';
 import { formatDateTime } from '../lib/format';
 
-/** The workflow's signing secret: masked until asked, copyable, and rotatable after a confirmation. */
+/** One secret value: masked unless `visible`, with its own copy button. */
+function SecretValue({
+  label,
+  value,
+  visible,
+  testId,
+}: {
+  label: string;
+  value: string;
+  visible: boolean;
+  testId: string;
+}) {
+  const { t } = useTranslation('admin');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      toast({ title: t('secret.copiedNamed', { name: label }), variant: 'success' });
+    } catch {
+      toast({ title: t('secret.copyFailed'), variant: 'destructive' });
+    }
+  };
+  return (
+    <div className="mt-3">
+      <p className="text-xs font-medium text-slate-800">{label}</p>
+      <div className="mt-1 flex flex-wrap items-center gap-2">
+        <code
+          className={cn(
+            'min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900',
+            visible ? 'break-all' : 'truncate',
+          )}
+          data-testid={testId}
+          aria-label={visible ? label : t('secret.hiddenNamed', { name: label })}
+        >
+          {visible ? value : '•'.repeat(24)}
+        </code>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => void copy()}
+          aria-label={t('secret.copyNamed', { name: label })}
+        >
+          <Copy className="size-4" aria-hidden="true" />
+          {t('secret.copy')}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The workflow's signing secret and the fixed X-Flujo-Token header value derived from it (for n8n's Header
+ * Auth): masked until asked (one toggle for both), copyable, and rotatable after a confirmation.
+ */
 export function SecretPanel({ workflowId }: { workflowId: string }) {
   const { t } = useTranslation('admin');
   const secret = useWorkflowSecret(workflowId);
   const rotate = useRotateWorkflowSecret(workflowId);
   const [visible, setVisible] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const token = secret.data?.secretToken ?? '';
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(token);
-      toast({ title: t('secret.copied'), variant: 'success' });
-    } catch {
-      toast({ title: t('secret.copyFailed'), variant: 'destructive' });
-    }
-  };
 
   const doRotate = () =>
     rotate.mutate(undefined, {
@@ -51,17 +93,20 @@ export function SecretPanel({ workflowId }: { workflowId: string }) {
         </p>
       ) : (
         <>
-          <div className="mt-3 flex flex-wrap items-center gap-2">
-            <code
-              className={cn(
-                'min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900',
-                visible ? 'break-all' : 'truncate',
-              )}
-              data-testid="workflow-secret"
-              aria-label={visible ? t('secret.value') : t('secret.hidden')}
-            >
-              {visible ? token : '•'.repeat(24)}
-            </code>
+          <SecretValue
+            label={t('secret.value')}
+            value={secret.data?.secretToken ?? ''}
+            visible={visible}
+            testId="workflow-secret"
+          />
+          <SecretValue
+            label={t('secret.headerToken')}
+            value={secret.data?.headerToken ?? ''}
+            visible={visible}
+            testId="workflow-header-token"
+          />
+          <p className="mt-1 text-xs text-slate-700">{t('secret.headerTokenHelp')}</p>
+          <div className="mt-3">
             <Button
               variant="secondary"
               size="sm"
@@ -74,10 +119,6 @@ export function SecretPanel({ workflowId }: { workflowId: string }) {
                 <Eye className="size-4" aria-hidden="true" />
               )}
               {visible ? t('secret.hide') : t('secret.show')}
-            </Button>
-            <Button variant="secondary" size="sm" onClick={() => void copy()}>
-              <Copy className="size-4" aria-hidden="true" />
-              {t('secret.copy')}
             </Button>
           </div>
           {secret.data?.previousSecretExpiresAt ? (
