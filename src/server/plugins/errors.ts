@@ -15,6 +15,19 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   429: 'RATE_LIMITED',
 };
 
+/**
+ * PostgreSQL's class 22 ("data exception": invalid byte sequence, value out of range, bad text form) comes
+ * only from a value sent to the database; drivers put the SQLSTATE on the error or, through Drizzle, its cause.
+ */
+function isDataException(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 3; depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** Every error leaves as `{ error, code }`; a 5xx never shows its internals. */
 export function registerErrorHandling(app: App): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
@@ -41,6 +54,12 @@ export function registerErrorHandling(app: App): void {
     if (isResponseSerializationError(err)) {
       request.log.error({ err }, 'response did not match its schema');
       return reply.status(500).send({ error: 'Internal server error', code: 'INTERNAL_ERROR' });
+    }
+    if (isDataException(err)) {
+      // The database refused a value the schemas let through (a NUL character in text, say): bad input.
+      return reply
+        .status(400)
+        .send({ error: 'Invalid request: a value cannot be stored', code: 'VALIDATION_ERROR' });
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema.js';
-import { buildTestApp, type TestApp } from '../test/harness.js';
-import { signUpUser, uniqueEmail } from '../test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '../test/harness.js';
+import { signInAdmin, signUpUser, uniqueEmail } from '../test/client.js';
 import { ledgerMismatches } from '../test/ledger-check.js';
 
 let t: TestApp;
@@ -166,6 +166,29 @@ describe('JSON endpoints accept only JSON bodies', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+});
+
+describe('values the database cannot hold', () => {
+  it('answers a NUL character in a stored field with 400 and writes nothing', async () => {
+    const before = await countUsers();
+    const res = await raw(
+      'POST',
+      '/api/auth/signup',
+      { origin: t.origin, ...json },
+      JSON.stringify({ email: uniqueEmail(), password: 'nul-password-1', fullName: 'A\u0000B' }),
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: expect.any(String), code: 'VALIDATION_ERROR' });
+    expect(await countUsers()).toBe(before);
+  });
+
+  it('answers a NUL character in a search without a 500 (PostgreSQL refuses it; PGlite finds nothing)', async () => {
+    const admin = await signInAdmin(t, TEST_ADMIN.email, TEST_ADMIN.password);
+    for (const list of ['users', 'audit', 'executions', 'credits', 'workflows']) {
+      const res = await admin.get(`/api/admin/${list}?q=%00`);
+      expect([200, 400], list).toContain(res.statusCode);
+    }
   });
 });
 
