@@ -13,7 +13,7 @@ import { creditTransactions, userProfiles, userWorkflows, workflowExecutions } f
 import { signInAdmin, signUpUser, type TestClient } from '../../test/client.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
 import { ledgerMismatches } from '../../test/ledger-check.js';
-import { chatbotInput, testAdminId } from './admin-test-data.js';
+import { chatbotInput, testAdminId } from './testing/test-data.js';
 
 let t: TestApp;
 let admin: TestClient;

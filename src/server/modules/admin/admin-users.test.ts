@@ -5,7 +5,7 @@ import { adminAuditLogs, creditTransactions, sessions, userProfiles } from '../.
 import { signInAdmin, signUpUser, TestClient, type TestClient as Client } from '../../test/client.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
 import { ledgerMismatches } from '../../test/ledger-check.js';
-import { auditRowsFor, testAdminId } from './admin-test-data.js';
+import { auditRowsFor, testAdminId } from './testing/test-data.js';
 
 let t: TestApp;
 let admin: Client;
