@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { headerTokenFor } from '../modules/workflows/secrets.js';
 
 // The examples builders copy from the docs must verify what the app really sends: a compact JSON body
 // signed per Standard Webhooks (signed here with the standardwebhooks library, as an independent check).
@@ -34,15 +35,18 @@ describe('docs/examples/n8n-flujo-workflow.json', () => {
   const workflow = JSON.parse(
     readFileSync(new URL('docs/examples/n8n-flujo-workflow.json', root), 'utf8'),
   ) as {
-    nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
+    nodes: Array<{
+      name: string;
+      type: string;
+      parameters: Record<string, unknown>;
+      credentials?: Record<string, { name: string }>;
+    }>;
     connections: Record<string, { main: Array<Array<{ node: string }>> }>;
   };
   const codeNode = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.code');
-  const jsCode = String(codeNode?.parameters.jsCode).replace(
-    'whsec_PASTE_THE_WORKFLOW_SIGNING_SECRET_HERE',
-    secret,
-  );
-  const runCodeNode = (headers: Record<string, string>, parsedBody: unknown) => {
+  const asShipped = String(codeNode?.parameters.jsCode);
+  const withSecret = asShipped.replace('whsec_PASTE_THE_WORKFLOW_SIGNING_SECRET_HERE', secret);
+  const runCodeNode = (headers: Record<string, string>, parsedBody: unknown, jsCode = withSecret) => {
     const input = { first: () => ({ json: { headers, body: parsedBody } }) };
     // Runs the example exactly as n8n would: the code as a function body with $input and require.
     const node = new Function('$input', 'require', jsCode) as (i: unknown, r: NodeJS.Require) => unknown;
@@ -61,6 +65,27 @@ describe('docs/examples/n8n-flujo-workflow.json', () => {
     const http = workflow.nodes[2]?.parameters;
     expect(http?.url).toBe('={{ $json.body.callback_url }}');
     expect(http?.method).toBe('POST');
+  });
+
+  it("guards the webhook with Header Auth on X-Flujo-Token, which Flujo's fixed header value passes", () => {
+    const webhook = workflow.nodes[0];
+    expect(webhook?.parameters.authentication).toBe('headerAuth');
+    expect(webhook?.credentials?.httpHeaderAuth?.name).toBeTruthy();
+    // The README tells the builder which header and which value to put in that credential.
+    const readme = readFileSync(new URL('docs/examples/README.md', root), 'utf8');
+    expect(readme).toContain('**Name** `X-Flujo-Token`');
+    expect(readme).toContain('Header token for n8n Header Auth (X-Flujo-Token)');
+    // n8n's Header Auth compares the named header with the stored value; the value the admin copies is the
+    // one Flujo sends on every call of the workflow.
+    const stored = headerTokenFor(secret);
+    const n8nHeaderAuth = (headers: Record<string, string>) => headers['x-flujo-token'] === stored;
+    expect(n8nHeaderAuth({ ...signedHeaders(body), 'x-flujo-token': headerTokenFor(secret) })).toBe(true);
+    expect(n8nHeaderAuth({ ...signedHeaders(body), 'x-flujo-token': 'run-token' })).toBe(false);
+  });
+
+  it('without a pasted secret relies on Header Auth alone and still builds the result', () => {
+    const [item] = runCodeNode({}, JSON.parse(body), asShipped);
+    expect(item?.json.result).toMatchObject({ secret_token: 'run-token', status: 'completed' });
   });
 
   it("accepts the app's signed call (n8n hands it the parsed body) and builds a contract result", () => {
@@ -88,8 +113,13 @@ describe('docs/examples/n8n-flujo-workflow.json', () => {
 
 describe('docs/webhook-contract.md Node.js snippet', () => {
   const markdown = readFileSync(new URL('docs/webhook-contract.md', root), 'utf8');
-  const snippet = /```js\n([\s\S]*?)```/.exec(markdown)?.[1] ?? '';
-  const source = snippet.replace(/^import .*$/m, '').replace('export function', 'function');
+  const snippetWith = (name: string) =>
+    [...markdown.matchAll(/```js\n([\s\S]*?)```/g)]
+      .map((m) => m[1] ?? '')
+      .find((code) => code.includes(`export function ${name}(`))
+      ?.replace(/^import .*$/m, '')
+      .replace('export function', 'function') ?? '';
+  const source = snippetWith('verifyFlujoSignature');
   // Runs the documented snippet as written, with the imports it names passed in.
   const verify = new Function('createHmac', 'timingSafeEqual', `${source}\nreturn verifyFlujoSignature;`)(
     createHmac,
@@ -110,5 +140,24 @@ describe('docs/webhook-contract.md Node.js snippet', () => {
     both['webhook-signature'] =
       `${signedHeaders(body, other)['webhook-signature']} ${both['webhook-signature']}`;
     expect(verify(secret, both, body)).toBe(true);
+  });
+});
+
+describe('docs/webhook-contract.md header token snippet', () => {
+  const markdown = readFileSync(new URL('docs/webhook-contract.md', root), 'utf8');
+  const block = [...markdown.matchAll(/```js\n([\s\S]*?)```/g)]
+    .map((m) => m[1] ?? '')
+    .find((code) => code.includes('export function flujoHeaderToken('));
+  const source = (block ?? '').replace(/^import .*$/m, '').replace('export function', 'function');
+  const derive = new Function('createHmac', `${source}\nreturn flujoHeaderToken;`)(createHmac) as (
+    s: string,
+  ) => string;
+
+  it('derives the same X-Flujo-Token value Flujo sends, and not the secret', () => {
+    expect(block).toBeDefined();
+    expect(derive(secret)).toBe(headerTokenFor(secret));
+    const other = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+    expect(derive(other)).not.toBe(derive(secret));
+    expect(secret).not.toContain(derive(secret));
   });
 });
