@@ -23,6 +23,25 @@ async function errorFrom(res: Response): Promise<ApiError> {
   return new ApiError(message, res.status, typeof record.code === 'string' ? record.code : undefined, body);
 }
 
+/** One page of a list and the total the server counted for the same filters (its X-Total-Count header). */
+export interface ApiPage<T> {
+  items: T[];
+  total: number;
+}
+
+/**
+ * GETs a paged list: the body is the page, the total travels in X-Total-Count (same error rules as `api`).
+ * A missing or unreadable header falls back to the number of rows received.
+ */
+export async function apiPage<T>(path: string): Promise<ApiPage<T>> {
+  const res = await fetch(path, { credentials: 'include', headers: { accept: 'application/json' } });
+  if (!res.ok) throw await errorFrom(res);
+  const items = (await res.json()) as T[];
+  const header = res.headers.get('x-total-count');
+  const total = header === null || header.trim() === '' ? Number.NaN : Number(header);
+  return { items, total: Number.isInteger(total) && total >= 0 ? total : items.length };
+}
+
 /** Every call sends cookies and JSON; a non-OK answer throws an ApiError. */
 export async function api<T>(
   path: string,

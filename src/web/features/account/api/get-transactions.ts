@@ -4,7 +4,7 @@ import {
   type TRANSACTION_FILTERS,
   type TUserTransaction,
 } from '../../../../shared/contract/credits';
-import { ApiError } from '../../../lib/api';
+import { apiPage } from '../../../lib/api';
 
 export type TransactionFilter = (typeof TRANSACTION_FILTERS)[number] | 'all';
 
@@ -14,29 +14,12 @@ export interface TransactionPage {
   total: number;
 }
 
-async function errorFrom(res: Response): Promise<ApiError> {
-  const text = await res.text();
-  try {
-    const body = JSON.parse(text) as { error?: unknown; code?: unknown } | null;
-    const message = typeof body?.error === 'string' && body.error ? body.error : `HTTP ${res.status}`;
-    return new ApiError(message, res.status, typeof body?.code === 'string' ? body.code : undefined, body);
-  } catch {
-    return new ApiError('Request failed', res.status, undefined, text);
-  }
-}
-
-/** The shared `api()` returns only the body; the history also needs its total from the header. */
+/** One page of the history, newest first, with the count of every row matching the filter. */
 export async function getTransactions(filter: TransactionFilter, limit: number): Promise<TransactionPage> {
   const search = new URLSearchParams({ limit: String(limit) });
   if (filter !== 'all') search.set('type', filter);
-  const res = await fetch(`${CREDITS_PATHS.transactions}?${search}`, {
-    credentials: 'include',
-    headers: { accept: 'application/json' },
-  });
-  if (!res.ok) throw await errorFrom(res);
-  const rows = (await res.json()) as TUserTransaction[];
-  const total = Number(res.headers.get('x-total-count'));
-  return { rows, total: Number.isFinite(total) && total >= 0 ? total : rows.length };
+  const { items, total } = await apiPage<TUserTransaction>(`${CREDITS_PATHS.transactions}?${search}`);
+  return { rows: items, total };
 }
 
 // The first key is the path, so a purchase elsewhere refreshes every page of it by that prefix.
