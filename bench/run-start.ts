@@ -17,10 +17,12 @@ const USERS = 200;
 const CREDITS = 1_000_000;
 const BUDGET = 0.45;
 const PG_DATABASE = 'flujo_bench_runs';
+const SPREAD_WORKFLOWS = 20;
 
 interface Seeded {
   users: SeededUser[];
-  workflowId: string;
+  /** The workflow every start of the budget figure runs (one popular workflow), then others for the diagnosis. */
+  workflowIds: string[];
   price: number;
 }
 
@@ -28,9 +30,13 @@ async function seedRunners(target: DatabaseTarget): Promise<Seeded> {
   const database = await openTarget(target);
   try {
     const [admin] = await seedUsers(database.db, { count: 1, credits: 0, prefix: 'admin', isAdmin: true });
-    const [workflow] = await seedWorkflows(database.db, admin!.id, 1);
+    const workflows = await seedWorkflows(database.db, admin!.id, SPREAD_WORKFLOWS);
     const users = await seedUsers(database.db, { count: USERS, credits: CREDITS, prefix: 'runner' });
-    return { users, workflowId: workflow!.id, price: workflow!.creditsPerExecution };
+    return {
+      users,
+      workflowIds: workflows.map((w) => w.id),
+      price: workflows[0]!.creditsPerExecution,
+    };
   } finally {
     await database.close();
   }
@@ -67,23 +73,29 @@ function describeWaits(samples: string[]): string {
   return `state of the server's database sessions while the starts were under load (pg_stat_activity, every 100 ms): ${parts.join(', ')}`;
 }
 
-/** A wrk script that signs each request with the next user's session cookie, from our own origin. */
-function startScript(file: string, origin: string, seeded: Seeded): void {
+/**
+ * A wrk script that signs each request with the next user's session cookie, from our own origin, starting
+ * the given workflows in turn.
+ */
+function startScript(file: string, origin: string, seeded: Seeded, workflowIds: string[]): void {
   const cookies = seeded.users.map((u) => `  "flujo_session=${u.token}",`).join('\n');
+  const bodies = workflowIds.map((id) => `  '{"workflowId":"${id}","language":"en"}',`).join('\n');
   writeFileSync(
     file,
     `wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Origin"] = "${origin}"
-wrk.body = '{"workflowId":"${seeded.workflowId}","language":"en"}'
 local cookies = {
 ${cookies}
+}
+local bodies = {
+${bodies}
 }
 local i = 0
 request = function()
   i = i + 1
   wrk.headers["Cookie"] = cookies[(i % #cookies) + 1]
-  return wrk.format()
+  return wrk.format(nil, nil, nil, bodies[(i % #bodies) + 1])
 end
 `,
   );
@@ -126,7 +138,7 @@ async function measure(
         origin: server.url,
         cookie: `flujo_session=${seeded.users[0]!.token}`,
       },
-      body: JSON.stringify({ workflowId: seeded.workflowId }),
+      body: JSON.stringify({ workflowId: seeded.workflowIds[0] }),
     });
     if (probe.status !== 201) {
       section.checks.push({
@@ -138,12 +150,12 @@ async function measure(
       return;
     }
     const script = join(dir, 'start.lua');
-    startScript(script, server.url, seeded);
+    startScript(script, server.url, seeded, seeded.workflowIds.slice(0, 1));
     const options: BareDebitOptions = {
       kind,
       target: target.kind === 'postgres' ? target.url : join(bareDir, 'pglite'),
       userIds: bare.users.map((u) => u.id),
-      workflowId: bare.workflowId,
+      workflowId: bare.workflowIds[0]!,
       price: bare.price,
       concurrency: CONCURRENCY,
     };
@@ -151,28 +163,27 @@ async function measure(
     writeFileSync(optionsFile, JSON.stringify(options));
     const worker = await startWorker(join(ROOT, 'bench', 'lib', 'bare-debit.ts'), optionsFile);
     try {
-      const contest = await runContest(
-        [
-          {
-            name: 'flujo',
-            round: async (seconds) => {
-              const load = wrk({
-                url: `${server.url}/api/executions/start`,
-                connections: CONCURRENCY,
-                seconds,
-                script,
-              });
-              if (target.kind === 'postgres') waits.push(...(await sampleWaits(target.url, seconds)));
-              const r = await load;
-              errors += r.errors + r.socketErrors;
-              requests += r.requests;
-              return r.rps;
-            },
-          },
-          { name: 'bare', round: async (seconds) => Number(await worker.ask(String(seconds))) },
-        ],
-        settings,
-      );
+      const starts = (lua: string, waits: string[]) => ({
+        name: 'flujo',
+        round: async (seconds: number) => {
+          const load = wrk({
+            url: `${server.url}/api/executions/start`,
+            connections: CONCURRENCY,
+            seconds,
+            script: lua,
+          });
+          if (target.kind === 'postgres') waits.push(...(await sampleWaits(target.url, seconds)));
+          const r = await load;
+          errors += r.errors + r.socketErrors;
+          requests += r.requests;
+          return r.rps;
+        },
+      });
+      const bareDebit = {
+        name: 'bare',
+        round: async (seconds: number) => Number(await worker.ask(String(seconds))),
+      };
+      const contest = await runContest([starts(script, waits), bareDebit], settings);
       const ours = contest.medians.flujo!;
       const limit = contest.medians.bare!;
       const check: Check = {
@@ -188,7 +199,30 @@ async function measure(
       if (waits.length) section.details.push(`${label}: ${describeWaits(waits)}`, '');
       section.details.push(
         `${label} rounds (/s): flujo ${contest.rounds.flujo!.map((r) => round(r)).join(', ')}; bare ${contest.rounds.bare!.map((r) => round(r)).join(', ')}.`,
+        '',
       );
+      if (check.pass === false) {
+        // Diagnosis: the same load spread over several workflows, so that no single workflow row is hot.
+        const spread = join(dir, 'start-spread.lua');
+        startScript(spread, server.url, seeded, seeded.workflowIds);
+        const spreadWaits: string[] = [];
+        const diagnosis = await runContest([starts(spread, spreadWaits), bareDebit], settings);
+        const ratio = diagnosis.medians.flujo! / diagnosis.medians.bare!;
+        section.checks.push({
+          what: `${label}: the same, starts spread over ${SPREAD_WORKFLOWS} workflows (diagnosis)`,
+          measured: `${round(diagnosis.medians.flujo!)} /s`,
+          limit: `${round(diagnosis.medians.bare!)} /s`,
+          ratio: ratio.toFixed(2),
+          budget: 'reported',
+          pass: null,
+        });
+        if (spreadWaits.length) {
+          section.details.push(
+            `${label}, spread over ${SPREAD_WORKFLOWS} workflows: ${describeWaits(spreadWaits)}`,
+            '',
+          );
+        }
+      }
     } finally {
       await worker.stop();
     }
@@ -223,7 +257,7 @@ export async function benchRunStart(settings: Settings): Promise<SectionResult> 
     command: 'npm run bench -- run-start',
     checks: [],
     notes: [
-      `${USERS} users, each with a session and ${CREDITS} credits given through the ledger; every request carries the next user's cookie and an Origin equal to PUBLIC_URL. One public workflow (1 credit) whose webhook is never called: start does not dispatch.`,
+      `${USERS} users, each with a session and ${CREDITS} credits given through the ledger; every request carries the next user's cookie and an Origin equal to PUBLIC_URL. Every start of the budget figure runs the same public workflow (1 credit; a popular workflow), whose webhook is never called: start does not dispatch.`,
       `The limit: the same debit (conditional UPDATE of the balance, INSERT of the run, INSERT of the ledger row) in one transaction, sent at concurrency ${CONCURRENCY} by a bare client on the server's core (pg pool of ${CONCURRENCY} / one PGlite instance).`,
       `wrk -t1 -c${CONCURRENCY} with a Lua script; ${settings.warmupSeconds} s warm-up each, then ${settings.rounds} alternating rounds of ${settings.roundSeconds} s; medians.`,
     ],
