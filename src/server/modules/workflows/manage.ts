@@ -6,25 +6,30 @@ import { newWebhookSecret } from './secrets.js';
 
 export type WorkflowRow = typeof userWorkflows.$inferSelect;
 
+/** The columns an admin's form sets; fields of the other interaction type are cleared. */
+function formColumns(input: TWorkflowInputParsed) {
+  const chatbot = input.interactionType === 'chatbot';
+  return {
+    userId: input.userId,
+    name: input.name,
+    description: input.description ?? null,
+    category: input.category,
+    webhookUrl: input.webhookUrl,
+    isPublic: input.isPublic,
+    isActive: input.isActive,
+    creditsPerExecution: input.creditsPerExecution,
+    interactionType: input.interactionType,
+    welcomeMessage: chatbot ? (input.welcomeMessage ?? null) : null,
+    aiPrompt: chatbot ? (input.aiPrompt ?? null) : null,
+    surveyQuestions: chatbot ? [] : input.surveyQuestions,
+  };
+}
+
 /** Creates a workflow with its own signing secret. Audit rows are the caller's (admin) business. */
 export async function createWorkflow(db: DbOrTx, input: TWorkflowInputParsed): Promise<WorkflowRow> {
   const [row] = await db
     .insert(userWorkflows)
-    .values({
-      userId: input.userId,
-      name: input.name,
-      description: input.description ?? null,
-      category: input.category,
-      webhookUrl: input.webhookUrl,
-      secretToken: newWebhookSecret(),
-      isPublic: input.isPublic,
-      isActive: input.isActive,
-      creditsPerExecution: input.creditsPerExecution,
-      interactionType: input.interactionType,
-      welcomeMessage: input.interactionType === 'chatbot' ? (input.welcomeMessage ?? null) : null,
-      aiPrompt: input.interactionType === 'chatbot' ? (input.aiPrompt ?? null) : null,
-      surveyQuestions: input.interactionType === 'survey' ? input.surveyQuestions : [],
-    })
+    .values({ ...formColumns(input), secretToken: newWebhookSecret() })
     .returning();
   if (!row) throw new Error('workflow insert returned nothing');
   return row;
@@ -44,21 +49,7 @@ export async function updateWorkflow(
 ): Promise<WorkflowRow | null> {
   const [row] = await db
     .update(userWorkflows)
-    .set({
-      userId: input.userId,
-      name: input.name,
-      description: input.description ?? null,
-      category: input.category,
-      webhookUrl: input.webhookUrl,
-      isPublic: input.isPublic,
-      isActive: input.isActive,
-      creditsPerExecution: input.creditsPerExecution,
-      interactionType: input.interactionType,
-      welcomeMessage: input.interactionType === 'chatbot' ? (input.welcomeMessage ?? null) : null,
-      aiPrompt: input.interactionType === 'chatbot' ? (input.aiPrompt ?? null) : null,
-      surveyQuestions: input.interactionType === 'survey' ? input.surveyQuestions : [],
-      updatedAt: sql`now()`,
-    })
+    .set({ ...formColumns(input), updatedAt: sql`now()` })
     .where(eq(userWorkflows.id, id))
     .returning();
   return row ?? null;
