@@ -206,7 +206,11 @@ export async function listExecutions(
       .leftJoin(userWorkflows, eq(userWorkflows.id, workflowExecutions.workflowId))
       .leftJoin(userProfiles, eq(userProfiles.id, workflowExecutions.userId))
       .where(where)
-      .orderBy(newestFirst(workflowExecutions.createdAt))
+      .orderBy(
+        query.q
+          ? newestFirstOfMatches(workflowExecutions.createdAt)
+          : newestFirst(workflowExecutions.createdAt),
+      )
       .limit(query.limit)
       .offset(query.offset),
     countMatching(db, workflowExecutions, where),
