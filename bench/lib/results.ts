@@ -109,6 +109,11 @@ export async function saveSection(section: SectionResult): Promise<void> {
   writeFileSync(RESULTS_MD, render(file));
 }
 
+/** Renders RESULTS.md again from results.json (after a change to the layout). */
+export function rewriteResults(): void {
+  writeFileSync(RESULTS_MD, render(load()));
+}
+
 const verdict = (pass: boolean | null) => (pass === null ? 'reported' : pass ? 'met' : '**missed**');
 
 function render(file: ResultsFile): string {
@@ -122,7 +127,8 @@ function render(file: ResultsFile): string {
     'run one alone. Ratios compare our server with the physical limit measured in the same run, on the same',
     'machine, as medians of several rounds: the absolute figures vary with the machine and its other load.',
     '',
-    `**${all.length - missed} of ${all.length} budgets met.**`,
+    `**${all.length - missed} of ${all.length} budgets met.** Why the others are missed, and what would fix them:`,
+    '[FINDINGS.md](FINDINGS.md).',
     '',
     '## Machine',
     '',
