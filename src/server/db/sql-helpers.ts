@@ -1,8 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from './client.js';
 
 /** A Date as a timestamptz parameter (a bare Date inside sql`` would be sent as its locale string). */
 export const ts = (date: Date): SQL => sql`${date.toISOString()}::timestamptz`;
+
+/**
+ * Newest first, in the order of the `(..., created_at desc nulls last)` indexes: a plain `desc` means
+ * `nulls first`, which such an index cannot serve (the planner does not use NOT NULL to equate the two),
+ * so the database would sort instead of reading the index in order.
+ */
+export const newestFirst = (column: AnyPgColumn): SQL => sql`${column} desc nulls last`;
 
 /** Runs raw SQL and returns its rows; both drivers answer `{ rows }`. */
 export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {

@@ -14,7 +14,7 @@ import type {
   ZAdminWorkflowListQuery,
 } from '../../../shared/contract/admin.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { queryRows } from '../../db/sql-helpers.js';
+import { newestFirst, queryRows } from '../../db/sql-helpers.js';
 import {
   adminAuditLogs,
   creditTransactions,
@@ -30,12 +30,6 @@ export interface Page<T> extends Total {
 
 export const iso = (d: Date): string => d.toISOString();
 export const isoOrNull = (d: Date | null): string | null => (d ? d.toISOString() : null);
-
-/**
- * Newest first, in the order of the `(..., created_at desc nulls last)` indexes: a plain `desc` means
- * `nulls first`, which such an index cannot serve, and the database would sort the whole table instead.
- */
-const newestFirst = (column: AnyPgColumn): SQL => sql`${column} desc nulls last`;
 
 /**
  * Newest first for a searched list: the same order written so that no index can serve it. A name search's

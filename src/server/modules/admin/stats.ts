@@ -1,7 +1,7 @@
 import { desc, eq, gte, sql } from 'drizzle-orm';
 import { STATS_DAYS, type TAdminStats } from '../../../shared/contract/admin.js';
 import type { Db } from '../../db/client.js';
-import { ts } from '../../db/sql-helpers.js';
+import { newestFirst, ts } from '../../db/sql-helpers.js';
 import { creditTransactions, userProfiles, userWorkflows, workflowExecutions } from '../../db/schema.js';
 import { iso } from './lists.js';
 
@@ -60,8 +60,8 @@ export async function getAdminStats(db: Db, now: Date): Promise<TAdminStats> {
       .from(workflowExecutions)
       .leftJoin(userWorkflows, eq(userWorkflows.id, workflowExecutions.workflowId))
       .leftJoin(userProfiles, eq(userProfiles.id, workflowExecutions.userId))
-      // `desc nulls last` matches executions_created_idx, so this reads five index entries.
-      .orderBy(sql`${workflowExecutions.createdAt} desc nulls last`)
+      // Matches executions_created_idx, so this reads five index entries.
+      .orderBy(newestFirst(workflowExecutions.createdAt))
       .limit(5),
     db
       .select({ day: runDay, status: workflowExecutions.status, n: sql<number>`count(*)::int` })

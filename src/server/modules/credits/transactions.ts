@@ -2,6 +2,7 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { TTransactionListQuery, TUserTransaction } from '../../../shared/contract/credits.js';
 import type { Db } from '../../db/client.js';
 import { creditTransactions, userWorkflows } from '../../db/schema.js';
+import { newestFirst } from '../../db/sql-helpers.js';
 
 /** Types whose rows always belong to a run: a null workflow there means the workflow was deleted. */
 const RUN_TYPES = new Set(['usage', 'refund']);
@@ -23,7 +24,7 @@ export async function listUserTransactions(
       .leftJoin(userWorkflows, eq(userWorkflows.id, creditTransactions.workflowId))
       .where(where)
       // Same order as ledger_user_created_idx; the id keeps rows written in one transaction in a stable order.
-      .orderBy(desc(creditTransactions.createdAt), desc(creditTransactions.id))
+      .orderBy(newestFirst(creditTransactions.createdAt), desc(creditTransactions.id))
       .limit(query.limit)
       .offset(query.offset),
     db.select({ n: count() }).from(creditTransactions).where(where),

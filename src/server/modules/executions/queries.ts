@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { TExecution } from '../../../shared/contract/executions.js';
 import type { DbOrTx } from '../../db/client.js';
 import { userWorkflows, workflowExecutions } from '../../db/schema.js';
+import { newestFirst } from '../../db/sql-helpers.js';
 import { notFound } from '../../lib/errors.js';
 
 export const OPEN_STATUSES = ['pending', 'running'] as const;
@@ -53,7 +54,7 @@ export async function listOwnRuns(db: DbOrTx, userId: string, limit = 500): Prom
     .from(workflowExecutions)
     .leftJoin(userWorkflows, eq(userWorkflows.id, workflowExecutions.workflowId))
     .where(eq(workflowExecutions.userId, userId))
-    .orderBy(desc(workflowExecutions.createdAt))
+    .orderBy(newestFirst(workflowExecutions.createdAt))
     .limit(limit);
   return rows.map(toExecution);
 }
