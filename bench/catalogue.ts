@@ -7,9 +7,9 @@ import { startServer, type DatabaseTarget } from './lib/server.js';
 import type { Settings } from './lib/settings.js';
 import { round } from './lib/stats.js';
 import { runContest, wrk } from './lib/wrk.js';
-import { PORTS, ROOT, WORK_DIR } from './lib/paths.js';
+import { PORTS, WORK_DIR } from './lib/paths.js';
 import { createDatabase, dropDatabase } from './lib/pg.js';
-import { summariseProfile } from './lib/profile.js';
+import { profileUnderLoad } from './lib/profile.js';
 
 const CONNECTIONS = 50;
 const WORKFLOWS = 50;
@@ -151,31 +151,15 @@ async function measureOn(
     if (ratio < BUDGET || process.argv.includes('--diagnose')) {
       // Where the time goes: a CPU profile of the server under the same load...
       await server.stop();
-      const profileDir = join(dir, 'profile');
-      server = await startServer(serverOptions('info', ['--cpu-prof', '--cpu-prof-dir', profileDir]));
-      await wrk({ url: server.url + path, connections: CONNECTIONS, seconds: settings.roundSeconds });
-      const stopping = performance.now();
-      await server.stop();
-      const profile = summariseProfile(profileDir, {
-        loadMs: settings.roundSeconds * 1000 - 500,
-        afterLoadMs: performance.now() - stopping,
-      });
-      if (profile) {
-        const list = (rows: Array<{ name: string; share: number }>) =>
-          rows.map((r) => `- ${r.name}: ${round(r.share * 100, 1)}%`);
-        section.details.push(
-          '',
-          `${label}: CPU profile of the server under the same load (self time while the load ran, ${profileDir.replace(ROOT, '')}):`,
-          '',
-          'by origin:',
-          '',
-          ...list(profile.byOrigin),
-          '',
-          'by function:',
-          '',
-          ...list(profile.byFunction),
-        );
-      }
+      section.details.push(
+        ...(await profileUnderLoad({
+          label,
+          profileDir: join(dir, 'profile'),
+          seconds: settings.roundSeconds,
+          start: (nodeArgs) => startServer(serverOptions('info', nodeArgs)),
+          load: (url) => wrk({ url: url + path, connections: CONNECTIONS, seconds: settings.roundSeconds }),
+        })),
+      );
       // ...and the same load without the per-request log line (once per run: the log costs the same on both).
       if (!section.checks.some((c) => c.what.includes('LOG_LEVEL=warn'))) {
         server = await startServer(serverOptions('warn'));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ledgerMismatches } from '../src/server/test/ledger-check.js';
 import type { BareDebitOptions } from './lib/bare-debit.js';
 import { PORTS, ROOT, WORK_DIR } from './lib/paths.js';
+import { profileUnderLoad } from './lib/profile.js';
 import { createDatabase, dropDatabase, withPg } from './lib/pg.js';
 import type { Check, SectionResult } from './lib/results.js';
 import { openTarget, seedUsers, seedWorkflows, type SeededUser } from './lib/seed.js';
@@ -127,6 +128,7 @@ async function measure(
   });
   let errors = 0;
   let requests = 0;
+  let profile = process.argv.includes('--diagnose');
   const waits: string[] = [];
   try {
     const probe = await fetch(`${server.url}/api/executions/start`, {
@@ -202,6 +204,7 @@ async function measure(
         '',
       );
       if (check.pass === false) {
+        profile = true;
         // Diagnosis: the same load spread over several workflows, so that no single workflow row is hot.
         const spread = join(dir, 'start-spread.lua');
         startScript(spread, server.url, seeded, seeded.workflowIds);
@@ -228,6 +231,30 @@ async function measure(
     }
   } finally {
     await server.stop();
+  }
+  if (profile) {
+    section.details.push(
+      ...(await profileUnderLoad({
+        label,
+        profileDir: join(dir, 'profile'),
+        seconds: settings.roundSeconds,
+        start: (nodeArgs) =>
+          startServer({
+            database: target,
+            port: PORTS.server,
+            logFile: join(dir, 'server-profiled.log'),
+            nodeArgs,
+          }),
+        load: (url) =>
+          wrk({
+            url: `${url}/api/executions/start`,
+            connections: CONCURRENCY,
+            seconds: settings.roundSeconds,
+            script: join(dir, 'start.lua'),
+          }),
+      })),
+      '',
+    );
   }
   section.checks.push({
     what: `${label}: failed starts during the load`,

@@ -74,3 +74,39 @@ export function summariseProfile(
   }
   return { byOrigin: ranked(byOrigin, all, top), byFunction: ranked(byFunction, all, top) };
 }
+
+/**
+ * Where the server's CPU goes under a load: starts a server with --cpu-prof (which it stops again), runs the
+ * load once, and returns the summary as lines for RESULTS.md.
+ */
+export async function profileUnderLoad(options: {
+  label: string;
+  profileDir: string;
+  seconds: number;
+  start: (nodeArgs: string[]) => Promise<{ url: string; stop(): Promise<void> }>;
+  load: (url: string) => Promise<unknown>;
+}): Promise<string[]> {
+  const server = await options.start(['--cpu-prof', '--cpu-prof-dir', options.profileDir]);
+  await options.load(server.url);
+  const stopping = performance.now();
+  await server.stop();
+  const profile = summariseProfile(options.profileDir, {
+    loadMs: options.seconds * 1000 - 500,
+    afterLoadMs: performance.now() - stopping,
+  });
+  if (!profile) return [];
+  const list = (rows: Array<{ name: string; share: number }>) =>
+    rows.map((r) => `- ${r.name}: ${Math.round(r.share * 1000) / 10}%`);
+  return [
+    '',
+    `${options.label}: CPU profile of the server under the same load (self time while the load ran, ${options.profileDir.slice(options.profileDir.indexOf('bench/'))}):`,
+    '',
+    'by origin:',
+    '',
+    ...list(profile.byOrigin),
+    '',
+    'by function:',
+    '',
+    ...list(profile.byFunction),
+  ];
+}

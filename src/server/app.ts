@@ -82,7 +82,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
 
   await app.register(cookie);
-  await registerSecurity(app, deps);
+  registerSecurity(app, deps);
   await registerDocs(app);
   registerSession(app, deps);
 

@@ -48,7 +48,12 @@ export const sessions = pgTable(
     absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('sessions_user_idx').on(t.userId)],
+  (t) => [
+    index('sessions_user_idx').on(t.userId),
+    // The clean-up job deletes by either limit; without these it scans every session.
+    index('sessions_expires_idx').on(t.expiresAt),
+    index('sessions_absolute_expires_idx').on(t.absoluteExpiresAt),
+  ],
 );
 
 export const userProfiles = pgTable(
@@ -163,8 +168,8 @@ export const workflowExecutions = pgTable(
   },
   (t) => [
     index('executions_user_created_idx').on(t.userId, t.createdAt.desc()),
-    index('executions_workflow_idx').on(t.workflowId),
-    // Admin run list searched by workflow: newest first without sorting a popular workflow's every run.
+    // Admin run list searched by workflow: newest first without sorting a popular workflow's every run. It
+    // also serves the workflow foreign key (a plain workflow_id index would only cost every insert a write).
     index('executions_workflow_created_idx').on(t.workflowId, t.createdAt.desc()),
     index('executions_status_created_idx').on(t.status, t.createdAt.desc()),
     index('executions_created_idx').on(t.createdAt.desc()),
@@ -176,6 +181,15 @@ export const workflowExecutions = pgTable(
       .where(sql`${t.nextDispatchAt} is not null`),
   ],
 );
+
+/**
+ * One row per started run whose workflow's execution_count has not counted it yet (see runs/tally.ts). No
+ * key, no index and no foreign key on purpose: inserting here is the cheapest write a run start can make,
+ * and it never touches the workflow row that every start of a popular workflow would otherwise queue on.
+ */
+export const workflowRunTally = pgTable('workflow_run_tally', {
+  workflowId: uuid('workflow_id').notNull(),
+});
 
 export const TRANSACTION_TYPES = ['bonus', 'purchase', 'usage', 'refund', 'admin_adjustment'] as const;
 

@@ -1,7 +1,13 @@
 import { authCleanupJob } from '../modules/auth/cleanup-job.js';
 import { subscriptionRenewalJob } from '../modules/credits/renewal-job.js';
-import { runExpiryJob, webhookRetryJob } from '../modules/executions/jobs.js';
+import { runExpiryJob, runTallyJob, webhookRetryJob } from '../modules/executions/jobs.js';
 import type { Job } from './scheduler.js';
 
 /** Every background job the server runs; each module adds its own here. */
-export const JOBS: Job[] = [authCleanupJob, subscriptionRenewalJob, webhookRetryJob, runExpiryJob];
+export const JOBS: Job[] = [
+  authCleanupJob,
+  subscriptionRenewalJob,
+  webhookRetryJob,
+  runExpiryJob,
+  runTallyJob,
+];

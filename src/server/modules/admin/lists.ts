@@ -23,6 +23,7 @@ import {
   workflowExecutions,
 } from '../../db/schema.js';
 import { escapeLike, userIdMatches, userMatches, workflowIdMatches, workflowTextContains } from './search.js';
+import { tallyRuns } from '../executions/tally.js';
 
 export interface Page<T> extends Total {
   rows: T[];
@@ -122,6 +123,7 @@ export async function listWorkflows(
   query: z.output<typeof ZAdminWorkflowListQuery>,
 ): Promise<Page<TAdminWorkflow>> {
   const category = query.category?.toLowerCase();
+  await tallyRuns(db);
   const where = and(
     query.q ? workflowTextContains(query.q, true) : undefined,
     category

@@ -3,6 +3,7 @@ import { STATS_DAYS, type TAdminStats } from '../../../shared/contract/admin.js'
 import type { Db } from '../../db/client.js';
 import { newestFirst, ts } from '../../db/sql-helpers.js';
 import { creditTransactions, userProfiles, userWorkflows, workflowExecutions } from '../../db/schema.js';
+import { tallyRuns } from '../executions/tally.js';
 import { iso } from './lists.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -24,11 +25,13 @@ export async function getAdminStats(db: Db, now: Date): Promise<TAdminStats> {
 
   const runDay = utcDay(workflowExecutions.createdAt);
   const creditDay = utcDay(creditTransactions.createdAt);
+  await tallyRuns(db);
   // Independent reads: on PostgreSQL they run side by side on the pool.
   const [[users], [workflows], [distributed], top, recent, runCounts, creditSums] = await Promise.all([
     db.select({ n: sql<number>`count(*)::int` }).from(userProfiles),
-    // Every started run adds one to its workflow's executionCount and runs leave only with their workflow,
-    // so the sum is the number of runs, read from a small table instead of counting millions of rows.
+    // Every started run is counted into its workflow's executionCount (just tallied above) and runs leave
+    // only with their workflow, so the sum is the number of runs, read from a small table instead of
+    // counting millions of rows.
     db
       .select({
         n: sql<number>`count(*)::int`,

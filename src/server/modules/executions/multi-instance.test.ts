@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { buildApp } from '../../app.js';
+import { userWorkflows, workflowRunTally } from '../../db/schema.js';
 import { TestClient } from '../../test/client.js';
 import { ledgerMismatches } from '../../test/ledger-check.js';
 import type { App } from '../../types.js';
 import { setWorkflowActive } from '../workflows/manage.js';
 import { expireOverdueRuns } from './sweeper.js';
+import { tallyRuns } from './tally.js';
 import {
   addWorkflow,
   completeAsync,
@@ -95,5 +98,21 @@ describe('two instances', () => {
       expect((await runRow(w, runId)).status).toBe('expired');
       expect(await ledgerRowsOfRun(w, runId, 'refund')).toHaveLength(1);
     }
+  });
+
+  it('run counters count each start once, however many instances tally at the same time', async () => {
+    const wf = await addWorkflow(w);
+    const users = await Promise.all([signUpUser(w.t), signUpUser(w.t)]);
+    await Promise.all(users.flatMap((u) => [1, 2, 3, 4].map(() => startRun(u.client, wf.id))));
+    const db = w.t.database.db;
+    await Promise.all([tallyRuns(db), tallyRuns(db), tallyRuns(db)]);
+    await tallyRuns(db);
+    const [row] = await db
+      .select({ count: userWorkflows.executionCount })
+      .from(userWorkflows)
+      .where(eq(userWorkflows.id, wf.id));
+    expect(row?.count).toBe(8);
+    const pending = await db.select().from(workflowRunTally).where(eq(workflowRunTally.workflowId, wf.id));
+    expect(pending).toEqual([]);
   });
 });

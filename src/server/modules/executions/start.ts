@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { TSessionUser } from '../../../shared/contract/auth.js';
 import type { TLanguage } from '../../../shared/contract/common.js';
 import { userProfiles, userWorkflows, workflowExecutions } from '../../db/schema.js';
@@ -7,6 +7,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import type { AppDeps } from '../../types.js';
 import { applyLedgerEntry } from '../credits/ledger.js';
 import { getSetting } from '../settings/service.js';
+import { noteRunStarted } from './tally.js';
 
 export interface StartRunInput {
   workflowId: string;
@@ -73,25 +74,7 @@ export async function startRun(
       // A run nobody completes is expired (and refunded) by the sweeper after the same window.
       expiresAt: new Date(now.getTime() + timeoutMinutes * 60_000),
     });
+    await noteRunStarted(tx, workflow.id);
   });
-  await countRun(deps, input.workflowId);
   return { executionId };
-}
-
-/**
- * Bumps the workflow's run counter (a statistic for the admin screens) in its own short transaction whose
- * commit does not wait for the disk. Inside the charging transaction this row lock was held through every
- * commit's flush, so all starts of one popular workflow queued behind each other (a benchmark showed a fifth
- * of the bare debit rate). A crash right after a start can leave the counter one short; the charge and the
- * run themselves are committed durably before this runs. executionCount is not part of the public
- * catalogue, so updated_at (its cache version) stays.
- */
-async function countRun(deps: AppDeps, workflowId: string): Promise<void> {
-  await deps.db.transaction(async (tx) => {
-    await tx.execute(sql`set local synchronous_commit = off`);
-    await tx
-      .update(userWorkflows)
-      .set({ executionCount: sql`${userWorkflows.executionCount} + 1` })
-      .where(eq(userWorkflows.id, workflowId));
-  });
 }
