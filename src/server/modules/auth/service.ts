@@ -160,18 +160,30 @@ export async function signout(db: Db, token: string): Promise<void> {
 }
 
 /** Resolves a cookie token to its user; renews the sliding expiry now and then. */
-export async function findSession(db: Db, token: string, now: Date): Promise<SessionRecord | null> {
-  const [row] = await db
+/**
+ * Every signed-in request runs this lookup, so it is prepared once per database: built by the query builder
+ * once instead of per request (a measurable share of a run start's CPU).
+ */
+function sessionLookup(db: Db) {
+  return db
     .select({ session: sessions, profile: userProfiles })
     .from(sessions)
     .innerJoin(userProfiles, eq(userProfiles.id, sessions.userId))
     .where(
       and(
-        eq(sessions.tokenHash, sha256Hex(token)),
-        gt(sessions.expiresAt, now),
-        gt(sessions.absoluteExpiresAt, now),
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+        gt(sessions.absoluteExpiresAt, sql.placeholder('now')),
       ),
-    );
+    )
+    .prepare('find_session');
+}
+const sessionLookups = new WeakMap<Db, ReturnType<typeof sessionLookup>>();
+
+export async function findSession(db: Db, token: string, now: Date): Promise<SessionRecord | null> {
+  let lookup = sessionLookups.get(db);
+  if (!lookup) sessionLookups.set(db, (lookup = sessionLookup(db)));
+  const [row] = await lookup.execute({ tokenHash: sha256Hex(token), now: now.toISOString() });
   if (!row) return null;
   if (row.profile.accountStatus !== 'active') {
     // Suspension ends sessions for good, even one the suspending code path missed.

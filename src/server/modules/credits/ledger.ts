@@ -19,7 +19,8 @@ export interface LedgerEntry {
 
 /**
  * The one way credits change: a conditional update of the balance (never read-then-write, so concurrent
- * debits cannot overdraw) and the ledger row, inside the caller's transaction.
+ * debits cannot overdraw) and the ledger row, inside the caller's transaction. A run start makes the same
+ * two writes inside its single charging statement (executions/start.ts), for speed.
  * Returns the new balance, or null when the balance would go below zero (nothing is written then).
  */
 export async function applyLedgerEntry(tx: Tx, entry: LedgerEntry): Promise<number | null> {

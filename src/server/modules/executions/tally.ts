@@ -2,13 +2,10 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { workflowRunTally } from '../../db/schema.js';
 
+// startRun notes each run it starts in workflow_run_tally, in the statement that charges it.
+
 /** At most this many started runs are counted per pass, so one pass stays a short transaction. */
 const BATCH = 10_000;
-
-/** Notes a started run for its workflow's counter; called inside the charging transaction. */
-export async function noteRunStarted(tx: DbOrTx, workflowId: string): Promise<void> {
-  await tx.insert(workflowRunTally).values({ workflowId });
-}
 
 /**
  * Moves noted runs into their workflows' execution_count, in one statement: the rows it deletes are the

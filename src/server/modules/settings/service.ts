@@ -23,15 +23,24 @@ export async function seedConfig(db: DbOrTx): Promise<void> {
     .onConflictDoNothing({ target: adminConfig.key });
 }
 
+/** Prepared once per database or transaction handle: run starts and sign-ups read a setting every time. */
+function settingLookup(db: DbOrTx) {
+  return db
+    .select({ value: adminConfig.value })
+    .from(adminConfig)
+    .where(eq(adminConfig.key, sql.placeholder('key')))
+    .prepare('get_setting');
+}
+const settingLookups = new WeakMap<DbOrTx, ReturnType<typeof settingLookup>>();
+
 /**
  * Reads one live setting. Read from the database each time so that an admin's change takes effect at once
  * on every server instance; a stored value that no longer passes its schema falls back to the default.
  */
 export async function getSetting<K extends ConfigKey>(db: DbOrTx, key: K): Promise<ConfigValues[K]> {
-  const [row] = await db
-    .select({ value: adminConfig.value })
-    .from(adminConfig)
-    .where(eq(adminConfig.key, key));
+  let lookup = settingLookups.get(db);
+  if (!lookup) settingLookups.set(db, (lookup = settingLookup(db)));
+  const [row] = await lookup.execute({ key });
   const parsed = CONFIG_ENTRIES[key].schema.safeParse(row?.value);
   return (parsed.success ? parsed.data : CONFIG_ENTRIES[key].defaultValue) as ConfigValues[K];
 }
