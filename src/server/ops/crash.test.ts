@@ -1,0 +1,338 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZWorkflowInput } from '../../shared/contract/workflows.js';
+import { loadConfig } from '../config.js';
+import { queryRows } from '../db/sql-helpers.js';
+import { createAccount } from '../modules/auth/service.js';
+import { expireOverdueRuns } from '../modules/executions/sweeper.js';
+import { tallyRuns } from '../modules/executions/tally.js';
+import {
+  freePort,
+  startWorkflowService,
+  type WorkflowService,
+} from '../modules/executions/testing/workflow-service.js';
+import { createWorkflow } from '../modules/workflows/manage.js';
+import { ledgerMismatches } from '../test/ledger-check.js';
+import {
+  processDatabase,
+  startServerProcess,
+  type ProcessDatabase,
+  type ServerProcess,
+} from '../test/server-process.js';
+
+/**
+ * Crash safety (issue 7, item 4): the real server, killed with SIGKILL at random moments of a burst of
+ * sign-ups, purchases, run starts, run completions and result callbacks, restarted each time. Afterwards,
+ * with one sweep past the run window, nothing acknowledged is lost and the books hold: balance = ledger sum
+ * and >= 0, each run charged once and, when it did not complete, refunded once, each purchase key granted
+ * once, each run counted once. On PostgreSQL (the production database) 50 kills; on PGlite a few, since an
+ * embedded database killed mid-write is exactly what a laptop's crash does to it.
+ */
+const KILLS = Number(process.env.CRASH_KILLS ?? (process.env.TEST_DATABASE_URL ? 50 : 6));
+const STARTUP_DEADLINE_MS = 120_000;
+const PRICE = 1;
+const STARTER = { type: 'unique', credits: 10, usdAmount: 5, planName: 'Starter' } as const;
+
+interface Account {
+  email: string;
+  cookie: string;
+}
+
+/** What the clients were told: only these must survive (an answer lost with the server proves nothing). */
+const acknowledged = {
+  signups: new Set<string>(),
+  starts: new Set<string>(),
+  /** Idempotency key -> the answer's creditsGranted. */
+  purchases: new Map<string, { email: string; credits: number }>(),
+};
+/** Purchase keys sent without an answer: sent again after the restart, as a client would. */
+let unanswered: Array<{ key: string; account: Account }> = [];
+
+let database: ProcessDatabase;
+let service: WorkflowService;
+let port: number;
+let workflowId: string;
+let server: ServerProcess | undefined;
+const accounts: Account[] = [];
+
+beforeAll(async () => {
+  database = await processDatabase('crash');
+  port = await freePort();
+  service = await startWorkflowService();
+  // The workflow service accepts each call, then reports a result a moment later: mostly completed, some
+  // failed, like a real workflow (a callback that meets a dead server is lost, and the run must expire).
+  service.handle((call) => {
+    const failed = Math.random() < 0.3;
+    setTimeout(() => {
+      fetch(`http://127.0.0.1:${port}/api/workflow-result`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          execution_id: call.body.execution_id,
+          secret_token: call.body.secret_token,
+          ...(failed
+            ? { status: 'failed', error_message: 'the workflow gave up' }
+            : { status: 'completed', output_data: { message: 'done' } }),
+        }),
+        signal: AbortSignal.timeout(5_000),
+      }).catch(() => undefined);
+    }, Math.random() * 40);
+    return { status: 200, body: { accepted: true } };
+  });
+  const db = await database.open();
+  try {
+    const owner = await createAccount(db.db, {
+      email: 'owner@crash.example',
+      password: 'owner-password-1',
+      fullName: 'Owner',
+      isAdmin: true,
+    });
+    const workflow = await createWorkflow(
+      db.db,
+      ZWorkflowInput.parse({
+        userId: owner.id,
+        name: { es: 'Informe', en: 'Report' },
+        category: { es: 'Pruebas', en: 'Testing' },
+        webhookUrl: `${service.url}/hook`,
+        isPublic: true,
+        interactionType: 'survey',
+        creditsPerExecution: PRICE,
+        surveyQuestions: [{ id: 'q1', question: { es: '¿Tema?', en: 'Topic?' }, type: 'text', options: [] }],
+      }),
+    );
+    workflowId = workflow.id;
+  } finally {
+    await db.close();
+  }
+}, STARTUP_DEADLINE_MS);
+
+afterAll(async () => {
+  server?.child.kill('SIGKILL');
+  await service?.close();
+  await database?.remove();
+});
+
+function startServer(): Promise<ServerProcess> {
+  // Loopback webhooks are this test's workflow service.
+  return startServerProcess({
+    port,
+    env: { ...database.env, ALLOW_PRIVATE_WEBHOOKS: 'true' },
+    deadlineMs: STARTUP_DEADLINE_MS,
+  });
+}
+
+/** A request that may die with the server: the answer, or null when none came. */
+async function call(
+  path: string,
+  options: { body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; json: unknown; setCookie: string | null } | null> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: `http://127.0.0.1:${port}`,
+        ...(options.cookie ? { cookie: options.cookie } : {}),
+        ...options.headers,
+      },
+      body: JSON.stringify(options.body ?? {}),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      json: text ? (JSON.parse(text) as unknown) : null,
+      setCookie: res.headers.get('set-cookie'),
+    };
+  } catch {
+    return null;
+  }
+}
+
+async function signUp(): Promise<void> {
+  const email = `crash-${randomBytes(6).toString('hex')}@crash.example`;
+  const res = await call('/api/auth/signup', {
+    body: { email, password: 'crash-password-1', fullName: 'Crash' },
+  });
+  if (res?.status !== 201) return;
+  acknowledged.signups.add(email);
+  const cookie = res.setCookie?.split(';')[0];
+  if (cookie) accounts.push({ email, cookie });
+}
+
+async function purchase(account: Account, key: string = randomUUID()): Promise<void> {
+  const res = await call('/api/credits/purchase', {
+    body: STARTER,
+    cookie: account.cookie,
+    headers: { 'idempotency-key': key },
+  });
+  if (res === null || res.status >= 500) {
+    unanswered.push({ key, account });
+    return;
+  }
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  const granted = (res.json as { creditsGranted: number }).creditsGranted;
+  const first = acknowledged.purchases.get(key);
+  // A replay answers what the first attempt answered.
+  if (first) expect(granted).toBe(first.credits);
+  acknowledged.purchases.set(key, { email: account.email, credits: granted });
+}
+
+async function startAndComplete(account: Account): Promise<void> {
+  const res = await call('/api/executions/start', { body: { workflowId }, cookie: account.cookie });
+  if (res?.status !== 201) return;
+  const runId = (res.json as { executionId: string }).executionId;
+  acknowledged.starts.add(runId);
+  if (Math.random() < 0.8) {
+    await call(`/api/executions/${runId}/complete`, {
+      body: { responses: [{ question: 'Topic?', answer: 'crashes' }] },
+      cookie: account.cookie,
+    });
+  }
+}
+
+const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
+/**
+ * One burst: the purchases left without an answer are sent again, and six clients work without pause
+ * (sign-ups, purchases, starts and completions) until the server is killed under them.
+ */
+async function burst(): Promise<void> {
+  let killed = false;
+  const retries = unanswered.splice(0);
+  const client = async () => {
+    while (!killed) {
+      const dice = Math.random();
+      if (dice < 0.1 || !accounts.length) await signUp();
+      else if (dice < 0.3) await purchase(pick(accounts));
+      else await startAndComplete(pick(accounts));
+    }
+  };
+  const work = [
+    ...retries.map(({ key, account }) => purchase(account, key)),
+    ...Array.from({ length: 6 }, client),
+  ];
+  await new Promise((r) => setTimeout(r, 50 + Math.random() * 350));
+  killed = true;
+  server!.child.kill('SIGKILL');
+  await server!.exited;
+  server = undefined;
+  await Promise.all(work);
+}
+
+describe('crash safety', () => {
+  it(
+    `keeps every acknowledged write and the books through ${KILLS} SIGKILLs during a burst of work`,
+    async () => {
+      const startedAt = Date.now();
+      // A first life without a kill gives the bursts accounts to work with.
+      server = await startServer();
+      await Promise.all(Array.from({ length: 8 }, () => signUp()));
+      server.child.kill('SIGKILL');
+      await server.exited;
+      for (let kill = 0; kill < KILLS; kill++) {
+        server = await startServer();
+        await burst();
+      }
+      // One last life: the purchases left without an answer are sent again, then the server stops cleanly.
+      server = await startServer();
+      for (const { key, account } of unanswered.splice(0)) await purchase(account, key);
+      expect(unanswered).toEqual([]);
+      server.child.kill('SIGTERM');
+      expect(await server.exited, server.stderr()).toBe(0);
+      server = undefined;
+
+      const opened = await database.open();
+      try {
+        const db = opened.db;
+        const config = loadConfig({ ...process.env, ...database.env });
+        // One sweep past the run window: every run still open then is expired and refunded.
+        const later = new Date(Date.now() + 16 * 60_000);
+        await expireOverdueRuns({ config, database: opened, db, now: () => later });
+        await tallyRuns(db);
+
+        expect(await ledgerMismatches(db)).toEqual([]);
+        const runs = await queryRows<{ id: string; status: string; charges: number; refunds: number }>(
+          db,
+          sql`select e.id, e.status,
+                (select count(*)::int from credit_transactions t
+                  where t.execution_id = e.id and t.transaction_type = 'usage') as charges,
+                (select count(*)::int from credit_transactions t
+                  where t.execution_id = e.id and t.transaction_type = 'refund') as refunds
+              from workflow_executions e`,
+        );
+        const byId = new Map(runs.map((r) => [r.id, r]));
+        expect([...acknowledged.starts].filter((id) => !byId.has(id))).toEqual([]);
+        expect(runs.filter((r) => r.status === 'pending' || r.status === 'running')).toEqual([]);
+        expect(runs.filter((r) => r.charges !== 1)).toEqual([]);
+        expect(runs.filter((r) => r.refunds !== (r.status === 'completed' ? 0 : 1))).toEqual([]);
+        const [orphans] = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from credit_transactions t
+              where t.transaction_type in ('usage', 'refund')
+                and not exists (select 1 from workflow_executions e where e.id = t.execution_id)`,
+        );
+        expect(orphans?.n).toBe(0);
+
+        const emails = new Set(
+          (await queryRows<{ email: string }>(db, sql`select email from user_profiles`)).map((r) => r.email),
+        );
+        expect([...acknowledged.signups].filter((e) => !emails.has(e))).toEqual([]);
+        const bonuses = await queryRows<{ email: string; n: number }>(
+          db,
+          sql`select p.email, count(t.id)::int as n from user_profiles p
+              left join credit_transactions t on t.user_id = p.id and t.transaction_type = 'bonus'
+              where p.email like 'crash-%' group by p.email`,
+        );
+        expect(bonuses.filter((b) => b.n !== 1)).toEqual([]);
+
+        // Each purchase key was granted once, however often it was sent, and every answered one is there.
+        const purchases = await queryRows<{ email: string; n: number; credits: number }>(
+          db,
+          sql`select p.email, count(t.id)::int as n, coalesce(sum(t.amount), 0)::int as credits
+              from user_profiles p join credit_transactions t on t.user_id = p.id
+              where t.transaction_type = 'purchase' group by p.email order by p.email`,
+        );
+        const keys = await queryRows<{ email: string; n: number }>(
+          db,
+          sql`select p.email, count(*)::int as n from idempotency_keys k
+              join user_profiles p on p.id = k.user_id group by p.email order by p.email`,
+        );
+        const answered = new Map<string, number>();
+        for (const { email } of acknowledged.purchases.values()) {
+          answered.set(email, (answered.get(email) ?? 0) + 1);
+        }
+        for (const [email, n] of answered) {
+          expect(purchases.find((p) => p.email === email)?.n, email).toBe(n);
+        }
+        expect(purchases.map((p) => [p.email, p.n])).toEqual(keys.map((k) => [k.email, k.n]));
+        expect(purchases.filter((p) => p.credits !== p.n * STARTER.credits)).toEqual([]);
+
+        // The run counter counted each run once, whatever was killed in between.
+        const counters = await queryRows<{ count: number; runs: number }>(
+          db,
+          sql`select w.execution_count as count,
+                (select count(*)::int from workflow_executions e where e.workflow_id = w.id) as runs
+              from user_workflows w where w.id = ${workflowId}`,
+        );
+        expect(counters).toEqual([{ count: runs.length, runs: runs.length }]);
+
+        // The test means something only if the kills met real work.
+        expect(acknowledged.starts.size).toBeGreaterThan(KILLS);
+        expect(runs.some((r) => r.status === 'completed')).toBe(true);
+        expect(runs.some((r) => r.status === 'expired')).toBe(true);
+        console.log(
+          `crash test (${database.kind}): ${KILLS} kills survived in ${Math.round((Date.now() - startedAt) / 1000)} s; ` +
+            `${acknowledged.signups.size} sign-ups, ${acknowledged.purchases.size} purchases, ${runs.length} runs ` +
+            `(${runs.filter((r) => r.status === 'completed').length} completed, ` +
+            `${runs.filter((r) => r.status === 'failed').length} failed, ` +
+            `${runs.filter((r) => r.status === 'expired').length} expired), nothing lost`,
+        );
+      } finally {
+        await opened.close();
+      }
+    },
+    KILLS * 30_000 + 120_000,
+  );
+});

@@ -1,0 +1,106 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { inject } from 'vitest';
+import { openDatabase, type Database } from '../db/client.js';
+import { restorePglite } from '../ops/backup.js';
+import { ident, postgresTarget, withAdminClient } from './template.js';
+
+/**
+ * A database of its own for a test that runs the real server as a child process: a PostgreSQL database cloned
+ * from the suite's migrated template when the suite runs on PostgreSQL, otherwise a PGlite directory restored
+ * from the suite's template (either spares the server the migrations of a first start).
+ */
+export interface ProcessDatabase {
+  kind: 'postgres' | 'pglite';
+  /** What the server process needs in its environment to use this database. */
+  env: Record<string, string>;
+  /** Opens the same database in the test process (PGlite: only while no server holds it). */
+  open(): Promise<Database>;
+  remove(): Promise<void>;
+}
+
+export async function processDatabase(label: string): Promise<ProcessDatabase> {
+  const dataDir = mkdtempSync(join(tmpdir(), `flujo-${label}-`));
+  const url = process.env.TEST_DATABASE_URL;
+  const tpl = inject('pgTemplate');
+  if (url && tpl) {
+    const { adminUrl, base, urlFor } = postgresTarget(url);
+    const name = `${base}_${label}_${randomBytes(4).toString('hex')}`;
+    await withAdminClient(adminUrl, (c) => c.query(`CREATE DATABASE ${ident(name)} TEMPLATE ${ident(tpl)}`));
+    const databaseUrl = urlFor(name);
+    return {
+      kind: 'postgres',
+      env: { DATABASE_URL: databaseUrl, DATA_DIR: dataDir },
+      open: () => openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 4 }),
+      remove: async () => {
+        await withAdminClient(adminUrl, (c) =>
+          c.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`),
+        );
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const template = inject('pgliteTemplateFile');
+  if (template) await restorePglite(template, join(dataDir, 'pglite'));
+  return {
+    kind: 'pglite',
+    env: { DATABASE_URL: '', DATA_DIR: dataDir },
+    open: () => openDatabase({ kind: 'pglite', dataDir: join(dataDir, 'pglite') }),
+    remove: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcessByStdio<null, null, Readable>;
+  /** What the server wrote to stderr so far (to explain a failure). */
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts `src/server/main.ts` as its own process (as `npm start` runs the compiled one) and waits for its
+ * first answer to /healthz.
+ */
+export async function startServerProcess(options: {
+  port: number;
+  env: Record<string, string>;
+  deadlineMs: number;
+}): Promise<ServerProcess> {
+  const url = `http://127.0.0.1:${options.port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      PUBLIC_URL: url,
+      DEMO_WORKFLOWS: 'false',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  // Read stderr so a chatty server cannot block on a full pipe.
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + options.deadlineMs;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url, child, stderr: () => stderr, exited };
+}
