@@ -47,7 +47,7 @@ const acknowledged = {
   purchases: new Map<string, { email: string; credits: number }>(),
 };
 /** Purchase keys sent without an answer: sent again after the restart, as a client would. */
-let unanswered: Array<{ key: string; account: Account }> = [];
+const unanswered: Array<{ key: string; account: Account }> = [];
 
 let database: ProcessDatabase;
 let service: WorkflowService;
