@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import { sql } from 'drizzle-orm';
 import Fastify, { LogController, type FastifyRequest } from 'fastify';
+import pino, { type DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { demoHookRoutes } from './demo-hooks/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
@@ -13,6 +14,7 @@ import { creditRoutes } from './modules/credits/routes.js';
 import { executionRoutes } from './modules/executions/routes.js';
 import { resultRoutes } from './modules/results/routes.js';
 import { workflowRoutes } from './modules/workflows/routes.js';
+import { registerAccessLog } from './plugins/access-log.js';
 import { registerDocs } from './plugins/docs.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSecurity } from './plugins/security.js';
@@ -28,8 +30,8 @@ declare module 'fastify' {
 }
 
 export interface BuildOptions {
-  /** pino logger options, or false for none (tests). */
-  logger?: boolean | Record<string, unknown>;
+  /** Where the app log and the access log go (default: stdout), or false for no logs (tests). */
+  logger?: false | { destination: DestinationStream };
 }
 
 export const REDACTED_PATHS = [
@@ -45,13 +47,19 @@ export const REDACTED_PATHS = [
 ];
 
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<App> {
-  const logger =
+  // Asynchronous writes: a line logged while the previous write is under way joins the next write, instead of
+  // one blocking write(2) per request.
+  const destination =
     options.logger === false
+      ? null
+      : (options.logger?.destination ?? pino.destination({ dest: 1, sync: false }));
+  const logger =
+    destination === null
       ? false
       : {
           level: deps.config.logLevel,
           redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-          ...(typeof options.logger === 'object' ? options.logger : {}),
+          stream: destination,
         };
   const app = Fastify({
     logger,
@@ -69,18 +77,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request',
-    );
-  });
-
+  if (destination) registerAccessLog(app, pino({ level: deps.config.logLevel }, destination));
   await app.register(cookie);
   registerSecurity(app, deps);
   await registerDocs(app);
@@ -90,8 +87,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.decorate('draining', false);
   // While draining, every answer closes its connection: an idle keep-alive socket would otherwise hold
   // close() open until its keep-alive timeout (72 s), past the grace period of most process managers.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (app.draining) void reply.header('connection', 'close');
+    done(null, payload);
   });
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     if (app.draining) return reply.status(503).send({ error: 'Shutting down', code: 'NOT_CONFIGURED' });

@@ -60,25 +60,22 @@ export function securityHeaders(https: boolean): Readonly<Record<string, string>
 
 export function registerSecurity(app: App, deps: AppDeps): void {
   const headers = securityHeaders(deps.config.publicUrl.startsWith('https://'));
-  app.addHook('onRequest', (_request, reply, done) => {
-    void reply.headers(headers);
-    done();
-  });
 
   // JSON is the only body the API reads. Fastify's built-in text/plain parser would hand a string to the
   // route's schema (a 400); without it such a body is refused as 415, like every other type. text/plain is
   // also one of the types a cross-site form can send without a preflight.
   app.removeContentTypeParser('text/plain');
 
+  // The headers and the CSRF check share one callback-style hook, since it runs on every request.
   // CSRF: a state-changing request must come from our own pages (SameSite=Lax alone lets top-level POSTs by).
   // The decision follows the route the request reached, not its raw URL: `/%61pi/...` is routed to `/api/...`
   // but does not start with "/api/". Every state-changing request is checked, whatever its path.
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.headers(headers);
+    if (SAFE_METHODS.has(request.method)) return done();
     const route = request.routeOptions.url;
-    if (route !== undefined && CSRF_EXEMPT.some((p) => route.startsWith(p))) return;
-    if (!originAllowed(request, deps)) {
-      throw new AppError('FORBIDDEN', 'Cross-site request refused');
-    }
+    if (route !== undefined && CSRF_EXEMPT.some((p) => route.startsWith(p))) return done();
+    if (!originAllowed(request, deps)) return done(new AppError('FORBIDDEN', 'Cross-site request refused'));
+    done();
   });
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
-import { buildApp } from '../app.js';
+import { buildApp, type BuildOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { seed } from '../db/seed.js';
@@ -68,7 +68,10 @@ export interface TestApp {
 export const TEST_ADMIN = { email: 'admin@test.example', password: 'admin-password-1' };
 
 /** The whole app on a fresh database, seeded as at a first start, with an admin. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: BuildOptions = { logger: false },
+): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
     DEMO_WORKFLOWS: 'false',
@@ -80,7 +83,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   const database = await createTestDatabase();
   await seed(database.db, config);
   const clock = testClock();
-  const app = await buildApp({ config, database, db: database.db, now: clock.now }, { logger: false });
+  const app = await buildApp({ config, database, db: database.db, now: clock.now }, options);
   await app.ready();
   const testApp: TestApp = {
     app,
