@@ -10,8 +10,9 @@ import { settleRun } from '../executions/settle.js';
 import { expireOverdueRuns } from '../executions/sweeper.js';
 
 // Model-based: fast-check picks commands (purchases, replays of an Idempotency-Key, run starts, results,
-// expiries, admin adjustments), runs them through the real API and settlement code in a scheduled order, and
-// after every one compares each user's balance with an in-memory model of what it must be. A failure prints
+// expiries, admin adjustments, and a burst of concurrent starts with an admin debit), runs them through the
+// real API and settlement code in a scheduled order, and after every one compares each user's balance with an
+// in-memory model of what it must be. A failure prints
 // the seed and the shrunk command list (replay with FC_SEED=<seed>). The random non-model sequences live in
 // ledger.property.test.ts.
 
@@ -128,6 +129,52 @@ class StartRun implements fc.AsyncCommand<Model, Real> {
   toString = () => `start(user ${this.user})`;
 }
 
+/**
+ * Truly concurrent: several starts and an admin debit for one user at the same moment (on PostgreSQL they
+ * reach the database on separate connections). Whatever order the database picks, the outcome must be one a
+ * serial order could give: the spend never exceeds the balance, each refusal is a clean 402 or 409, and the
+ * balance moves by exactly what was accepted. The model then follows what happened.
+ */
+class ConcurrentSpend implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: number,
+    readonly starts: number,
+    readonly debit: number,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real): Promise<void> {
+    const before = m.balance[this.user]!;
+    const [adjusted, ...started] = await Promise.all([
+      admin.post('/api/admin/users/adjust-credits', {
+        userId: pool[this.user]!.id,
+        amount: -this.debit,
+        reason: 'model race',
+      }),
+      ...Array.from({ length: this.starts }, () =>
+        pool[this.user]!.client.post('/api/executions/start', { workflowId, language: 'en' }),
+      ),
+    ]);
+    const accepted = started.filter((res) => res.statusCode === 201);
+    expect(started.filter((res) => res.statusCode !== 201).map((res) => res.statusCode)).toEqual(
+      Array<number>(this.starts - accepted.length).fill(402),
+    );
+    expect([200, 409]).toContain(adjusted!.statusCode);
+    const spent = accepted.length * RUN_COST + (adjusted!.statusCode === 200 ? this.debit : 0);
+    expect(spent).toBeLessThanOrEqual(before);
+    // Nothing accepted that the balance could have paid for is refused when everything fits.
+    if (this.starts * RUN_COST + this.debit <= before) {
+      expect([accepted.length, adjusted!.statusCode]).toEqual([this.starts, 200]);
+    }
+    for (const res of accepted) {
+      r.runIds.push((res.json() as { executionId: string }).executionId);
+      m.runs.push({ user: this.user, open: true });
+    }
+    m.balance[this.user] = before - spent;
+    await checkAgainst(m);
+  }
+  toString = () => `concurrentSpend(user ${this.user}, ${this.starts} starts, debit ${this.debit})`;
+}
+
 class Result implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly runIndex: number,
@@ -200,6 +247,9 @@ const commands = [
     .tuple(fc.nat(), fc.constantFrom('completed' as const, 'failed' as const))
     .map(([n, o]) => new Result(n, o)),
   fc.constant(new Expire()),
+  fc
+    .tuple(user, fc.integer({ min: 2, max: 5 }), fc.integer({ min: 1, max: 12 }))
+    .map(([u, n, d]) => new ConcurrentSpend(u, n, d)),
   fc
     .tuple(
       user,
