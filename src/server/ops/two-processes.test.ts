@@ -1,19 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZWorkflowInput } from '../../shared/contract/workflows.js';
 import type { Database } from '../db/client.js';
 import { queryRows } from '../db/sql-helpers.js';
-import { createAccount } from '../modules/auth/service.js';
 import { tallyRuns } from '../modules/executions/tally.js';
 import {
   freePort,
   startWorkflowService,
   type WorkflowService,
 } from '../modules/executions/testing/workflow-service.js';
-import { createWorkflow } from '../modules/workflows/manage.js';
 import { ledgerMismatches } from '../test/ledger-check.js';
 import {
+  postResultsLater,
   processDatabase,
+  seedSurveyWorkflow,
   startServerProcess,
   type ProcessDatabase,
   type ServerProcess,
@@ -85,51 +84,15 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
     database = await processDatabase('two');
     ports = [await freePort(), await freePort()];
     service = await startWorkflowService();
-    // Each result goes back to one of the two instances, whichever the coin picks: not always the one that
-    // dispatched the run.
+    // Each result goes back to one of the two instances in turn, not always the one that dispatched the run;
+    // every fourth reports a failure.
     let callbacks = 0;
-    service.handle((call) => {
-      const target = origin(callbacks++);
-      const failed = callbacks % 4 === 0;
-      setTimeout(() => {
-        void fetch(`${target}/api/workflow-result`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            execution_id: call.body.execution_id,
-            secret_token: call.body.secret_token,
-            ...(failed
-              ? { status: 'failed', error_message: 'no luck' }
-              : { status: 'completed', output_data: { message: 'done' } }),
-          }),
-        });
-      }, 20);
-      return { status: 200, body: { accepted: true } };
+    postResultsLater(service, {
+      target: () => origin(callbacks++),
+      fails: () => callbacks % 4 === 0,
+      delayMs: () => 20,
     });
-    await withDb(async (db) => {
-      const owner = await createAccount(db, {
-        email: 'owner@two.example',
-        password: 'owner-password-1',
-        fullName: 'Owner',
-        isAdmin: true,
-      });
-      const workflow = await createWorkflow(
-        db,
-        ZWorkflowInput.parse({
-          userId: owner.id,
-          name: { es: 'Informe', en: 'Report' },
-          category: { es: 'Pruebas', en: 'Testing' },
-          webhookUrl: `${service.url}/hook`,
-          isPublic: true,
-          interactionType: 'survey',
-          creditsPerExecution: 1,
-          surveyQuestions: [
-            { id: 'q1', question: { es: '¿Tema?', en: 'Topic?' }, type: 'text', options: [] },
-          ],
-        }),
-      );
-      workflowId = workflow.id;
-    });
+    workflowId = await seedSurveyWorkflow(database, `${service.url}/hook`);
     await startBoth();
   }, STARTUP_DEADLINE_MS);
 

@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { inject } from 'vitest';
+import { ZWorkflowInput } from '../../shared/contract/workflows.js';
 import { openDatabase, type Database } from '../db/client.js';
+import { createAccount } from '../modules/auth/service.js';
+import type { WorkflowService } from '../modules/executions/testing/workflow-service.js';
+import { createWorkflow } from '../modules/workflows/manage.js';
 import { restorePglite } from '../ops/backup.js';
 import { ident, postgresTarget, withAdminClient } from './template.js';
 
@@ -103,4 +107,66 @@ export async function startServerProcess(options: {
     await new Promise((r) => setTimeout(r, 50));
   }
   return { url, child, stderr: () => stderr, exited };
+}
+
+/**
+ * The workflow a process test runs: a one-question survey costing one credit, owned by an admin made for it,
+ * calling `webhookUrl`. Written straight to the database, before a server holds it.
+ */
+export async function seedSurveyWorkflow(database: ProcessDatabase, webhookUrl: string): Promise<string> {
+  const opened = await database.open();
+  try {
+    const owner = await createAccount(opened.db, {
+      email: 'owner@process.example',
+      password: 'owner-password-1',
+      fullName: 'Owner',
+      isAdmin: true,
+    });
+    const workflow = await createWorkflow(
+      opened.db,
+      ZWorkflowInput.parse({
+        userId: owner.id,
+        name: { es: 'Informe', en: 'Report' },
+        category: { es: 'Pruebas', en: 'Testing' },
+        webhookUrl,
+        isPublic: true,
+        interactionType: 'survey',
+        creditsPerExecution: 1,
+        surveyQuestions: [{ id: 'q1', question: { es: '¿Tema?', en: 'Topic?' }, type: 'text', options: [] }],
+      }),
+    );
+    return workflow.id;
+  } finally {
+    await opened.close();
+  }
+}
+
+/**
+ * Makes the workflow service behave like a real workflow: it accepts each call, then posts the run's result
+ * a moment later to the server `target` names, failed when `fails` says so. A result that meets a dead server
+ * is lost, as it would be.
+ */
+export function postResultsLater(
+  service: WorkflowService,
+  options: { target: () => string; fails: () => boolean; delayMs: () => number },
+): void {
+  service.handle((call) => {
+    const target = options.target();
+    const failed = options.fails();
+    setTimeout(() => {
+      fetch(`${target}/api/workflow-result`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          execution_id: call.body.execution_id,
+          secret_token: call.body.secret_token,
+          ...(failed
+            ? { status: 'failed', error_message: 'the workflow gave up' }
+            : { status: 'completed', output_data: { message: 'done' } }),
+        }),
+        signal: AbortSignal.timeout(5_000),
+      }).catch(() => undefined);
+    }, options.delayMs());
+    return { status: 200, body: { accepted: true } };
+  });
 }
