@@ -78,7 +78,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   if (destination) registerAccessLog(app, pino({ level: deps.config.logLevel }, destination));
-  await app.register(cookie);
+  // Cookies are parsed when a request asks for its session (plugins/session.ts), not on every request.
+  await app.register(cookie, { hook: false });
   registerSecurity(app, deps);
   await registerDocs(app);
   registerSession(app, deps);

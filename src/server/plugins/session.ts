@@ -22,12 +22,21 @@ export function cookieSettings(deps: AppDeps): CookieSettings {
   return { name: secure ? '__Host-flujo_session' : 'flujo_session', secure };
 }
 
+/**
+ * Cookies are parsed only when a request asks for its session (the cookie plugin's per-request parsing is
+ * off): the catalogue, the SPA's files and the callbacks never need them.
+ */
+function cookieValue(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  return header ? request.server.parseCookie(header)[name] : undefined;
+}
+
 export function registerSession(app: App, deps: AppDeps): void {
   const { name } = cookieSettings(deps);
   app.decorateRequest('session', function (this: FastifyRequest) {
     const cache = this as FastifyRequest & { _session?: Promise<SessionRecord | null> };
     if (!cache._session) {
-      const token = this.cookies[name];
+      const token = cookieValue(this, name);
       cache._session = token ? findSession(deps.db, token, deps.now()) : Promise.resolve(null);
     }
     return cache._session;
@@ -56,7 +65,7 @@ export function clearSessionCookie(reply: FastifyReply, deps: AppDeps): void {
 }
 
 export function sessionToken(request: FastifyRequest, deps: AppDeps): string | undefined {
-  return request.cookies[cookieSettings(deps).name];
+  return cookieValue(request, cookieSettings(deps).name);
 }
 
 export async function requireUser(request: FastifyRequest): Promise<TSessionUser> {

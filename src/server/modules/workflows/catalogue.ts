@@ -134,6 +134,17 @@ export async function catalogueSnapshot(database: Database, audience: Audience):
   return entry;
 }
 
+/**
+ * The snapshot at once, without a database read, when nothing can have changed since it was made: on the
+ * embedded database, whose change notifications this process receives. Null otherwise (ask catalogueSnapshot).
+ */
+export function readyCatalogue(database: Database, audience: Audience): CatalogueSnapshot | null {
+  const cache = caches.get(database);
+  if (!cache?.watching || cache.dirty || cache.version === null) return null;
+  const entry = cache.entries.get(audience);
+  return entry?.version === cache.version ? entry : null;
+}
+
 /** Whether an If-None-Match header names this ETag (or is `*`). */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
