@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import { sql } from 'drizzle-orm';
+import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -14,10 +15,11 @@ import { creditRoutes } from './modules/credits/routes.js';
 import { executionRoutes } from './modules/executions/routes.js';
 import { resultRoutes } from './modules/results/routes.js';
 import { workflowRoutes } from './modules/workflows/routes.js';
-import { registerAccessLog } from './plugins/access-log.js';
+import { catalogueLane, type EarlyAnswer } from './modules/workflows/catalogue-lane.js';
+import { AccessLog, nextRequestId, registerAccessLog } from './plugins/access-log.js';
 import { registerDocs } from './plugins/docs.js';
 import { registerErrorHandling } from './plugins/errors.js';
-import { registerSecurity } from './plugins/security.js';
+import { registerSecurity, securityHeaders } from './plugins/security.js';
 import { registerSession, requireAdmin } from './plugins/session.js';
 import { registerWeb } from './plugins/web.js';
 import type { App, AppDeps } from './types.js';
@@ -61,8 +63,27 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
           redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
           stream: destination,
         };
+  // Requests may be answered before Fastify's routing (the visitor's catalogue); set once the app exists.
+  let early: EarlyAnswer | null = null;
   const app = Fastify({
     logger,
+    genReqId: nextRequestId,
+    serverFactory: (handler, opts) => {
+      const server = createServer((req, res) => {
+        if (early) early(req, res, () => handler(req, res));
+        else handler(req, res);
+      });
+      // What Fastify sets on a server it creates itself (its defaults, normalised before this call).
+      const timeouts = opts as {
+        keepAliveTimeout: number;
+        requestTimeout: number;
+        connectionTimeout: number;
+      };
+      server.keepAliveTimeout = timeouts.keepAliveTimeout;
+      server.requestTimeout = timeouts.requestTimeout;
+      server.setTimeout(timeouts.connectionTimeout);
+      return server;
+    },
     // One log line per answered request is written below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
@@ -77,10 +98,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  if (destination) registerAccessLog(app, pino({ level: deps.config.logLevel }, destination));
+  const accessLog = destination ? AccessLog.create(deps.config.logLevel, destination) : null;
+  if (accessLog) registerAccessLog(app, accessLog);
   // Cookies are parsed when a request asks for its session (plugins/session.ts), not on every request.
   await app.register(cookie, { hook: false });
-  registerSecurity(app, deps);
+  const headers = securityHeaders(deps.config.publicUrl.startsWith('https://'));
+  registerSecurity(app, deps, headers);
   await registerDocs(app);
   registerSession(app, deps);
 
@@ -134,5 +157,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   }
 
   await registerWeb(app);
+  early = catalogueLane({
+    database: deps.database,
+    securityHeaders: headers.api,
+    accessLog,
+    draining: () => app.draining,
+  });
   return app;
 }

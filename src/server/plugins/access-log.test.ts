@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/harness.js';
+import { AccessLog, LineBatch } from './access-log.js';
 
 let t: TestApp;
 const written: string[] = [];
@@ -13,6 +14,9 @@ afterAll(async () => {
   await t.close();
 });
 
+/** Lines reach the destination in batches, at most 20 ms after their requests; a later timer fires after. */
+const afterBatch = () => new Promise<void>((resolve) => setTimeout(resolve, 25));
+
 const logLines = () =>
   written
     .join('')
@@ -22,9 +26,11 @@ const logLines = () =>
 
 describe('request log', () => {
   it('writes one JSON line per answered request: its id, method, url, status and milliseconds', async () => {
+    await afterBatch();
     written.length = 0;
     await t.app.inject({ method: 'GET', url: '/api/workflows/public?q=%22quoted%22' });
     await t.app.inject({ method: 'GET', url: '/api/executions' });
+    await afterBatch();
     const requests = logLines().filter((l) => l.msg === 'request');
     expect(requests.map((l) => [l.method, l.url, l.status])).toEqual([
       ['GET', '/api/workflows/public?q=%22quoted%22', 200],
@@ -37,6 +43,7 @@ describe('request log', () => {
   });
 
   it('never writes a password or a session token', async () => {
+    await afterBatch();
     written.length = 0;
     const password = 'a-secret-password-77';
     const signup = await t.app.inject({
@@ -50,9 +57,82 @@ describe('request log', () => {
     const token = cookie.split('=')[1]!;
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
     expect(me.statusCode).toBe(200);
+    await afterBatch();
     const log = written.join('');
     expect(logLines().filter((l) => l.msg === 'request')).toHaveLength(2);
     expect(log).not.toContain(password);
     expect(log).not.toContain(token);
+  });
+});
+
+describe('LineBatch', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('hands the lines of a few milliseconds to the destination in one write, in order', () => {
+    vi.useFakeTimers();
+    const writes: string[] = [];
+    const batch = new LineBatch({ write: (chunk: string) => void writes.push(chunk) });
+    batch.write('a\n');
+    batch.write('b\n');
+    expect(writes).toEqual([]);
+    vi.advanceTimersByTime(20);
+    expect(writes).toEqual(['a\nb\n']);
+    batch.write('c\n');
+    vi.advanceTimersByTime(19);
+    expect(writes).toEqual(['a\nb\n']);
+    vi.advanceTimersByTime(1);
+    expect(writes).toEqual(['a\nb\n', 'c\n']);
+    vi.advanceTimersByTime(1000);
+    expect(writes).toHaveLength(2);
+  });
+
+  it('writes at once past 64 KB pending, and when flushed', () => {
+    vi.useFakeTimers();
+    const writes: string[] = [];
+    const batch = new LineBatch({ write: (chunk: string) => void writes.push(chunk) });
+    const line = `${'x'.repeat(1023)}\n`;
+    for (let i = 0; i < 64; i += 1) batch.write(line);
+    expect(writes).toEqual([line.repeat(64)]);
+    batch.flush();
+    expect(writes).toHaveLength(1);
+    batch.write('last\n');
+    batch.flush();
+    expect(writes).toEqual([line.repeat(64), 'last\n']);
+    vi.advanceTimersByTime(1000);
+    expect(writes).toHaveLength(2);
+  });
+});
+
+describe('AccessLog', () => {
+  it('is off below the info level', () => {
+    const sink = { write: () => undefined };
+    expect(AccessLog.create('warn', sink)).toBeNull();
+    expect(AccessLog.create('silent', sink)).toBeNull();
+    expect(AccessLog.create('info', sink)).not.toBeNull();
+    expect(AccessLog.create('debug', sink)).not.toBeNull();
+  });
+
+  it('writes a JSON line in the app log format, whatever the URL holds', () => {
+    const writes: string[] = [];
+    const log = AccessLog.create('info', { write: (chunk: string) => void writes.push(chunk) })!;
+    const url = '/x?q="quoted"\\&n=\u00f1\n';
+    log.write({ reqId: 'req-1', method: 'GET', url, status: 404, ms: 3 });
+    log.flush();
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.endsWith('\n')).toBe(true);
+    expect(JSON.parse(writes[0]!)).toEqual({
+      level: 30,
+      time: expect.any(Number),
+      pid: process.pid,
+      hostname: expect.any(String),
+      reqId: 'req-1',
+      method: 'GET',
+      url,
+      status: 404,
+      ms: 3,
+      msg: 'request',
+    });
   });
 });

@@ -193,9 +193,11 @@ describe('values the database cannot hold', () => {
 });
 
 describe('security headers', () => {
-  const paths = ['/', '/workflows', '/admin/users', '/api/auth/me', '/api/nowhere', '/healthz'];
+  const documents = ['/', '/workflows', '/admin/users', '/healthz'];
+  const apiAnswers = ['/api/auth/me', '/api/nowhere', '/api/workflows/public'];
+  const paths = [...documents, ...apiAnswers];
 
-  it.each(paths)('%s carries CSP with frame-ancestors none, nosniff and a referrer policy', async (path) => {
+  it.each(documents)('%s carries the document CSP, nosniff and a referrer policy', async (path) => {
     const res = await raw('GET', path, {});
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
@@ -206,10 +208,33 @@ describe('security headers', () => {
     expect(csp).toMatch(/script-src 'self'(;|$)/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(res.headers['x-powered-by']).toBeUndefined();
     // No HSTS over plain http: it would be ignored, and pinning localhost to https breaks development.
     expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it.each(apiAnswers)(
+    '%s, an API answer, can run nothing, be framed by no one, nor be sniffed',
+    async (path) => {
+      const res = await raw('GET', path, {});
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+      // Headers that act only on documents are left off.
+      expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
+    },
+  );
+
+  it('gives an API path spelled another way the document headers, which also forbid framing', async () => {
+    const res = await raw('GET', '/%61pi/auth/me', {});
+    expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('serves the SPA with those headers', async () => {
@@ -224,7 +249,9 @@ describe('security headers', () => {
       for (const path of paths) {
         const res = await secure.app.inject({ method: 'GET', url: path });
         expect(res.headers['strict-transport-security'], path).toBe('max-age=31536000; includeSubDomains');
-        expect(String(res.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+        if (documents.includes(path)) {
+          expect(String(res.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+        }
       }
       // The https origin is the only one accepted there.
       const res = await secure.app.inject({

@@ -18,12 +18,23 @@ function originAllowed(request: FastifyRequest, deps: AppDeps): boolean {
   );
 }
 
+export interface SecurityHeaders {
+  /** For documents: the web app's pages, its assets and the API docs. */
+  document: Readonly<Record<string, string>>;
+  /** For API answers (JSON, never rendered as a page). */
+  api: Readonly<Record<string, string>>;
+}
+
 /**
- * The security headers every answer carries (those helmet would set, with our CSP), built once: they depend
- * only on the configuration, and building them per request was a measurable share of the catalogue's CPU.
+ * The security headers, built once: they depend only on the configuration, and building them per request
+ * was a measurable share of the catalogue's CPU. Documents get what helmet would set, with our CSP. An API
+ * answer gets only the headers that act on a JSON response (OWASP's REST guidance): a CSP under which the
+ * answer, opened as a page, can load and run nothing and cannot be framed; nosniff; same-origin reads only;
+ * and HSTS over https. The others (COOP, origin-agent-cluster, DNS prefetch, download options...) only act on
+ * documents, and sending them on every API answer cost the catalogue's hot path about as much as its log line.
  * A route may still replace one (result files send their own sandbox CSP).
  */
-export function securityHeaders(https: boolean): Readonly<Record<string, string>> {
+export function securityHeaders(https: boolean): SecurityHeaders {
   const csp: Record<string, string[]> = {
     'default-src': ["'self'"],
     'script-src': ["'self'"],
@@ -39,28 +50,44 @@ export function securityHeaders(https: boolean): Readonly<Record<string, string>
     'frame-ancestors': ["'none'"],
     ...(https ? { 'upgrade-insecure-requests': [] } : {}),
   };
-  return Object.freeze({
-    'content-security-policy': Object.entries(csp)
-      .map(([directive, sources]) => [directive, ...sources].join(' '))
-      .join('; '),
-    'cross-origin-opener-policy': 'same-origin',
-    'cross-origin-resource-policy': 'same-origin',
-    'origin-agent-cluster': '?1',
-    'referrer-policy': 'strict-origin-when-cross-origin',
-    ...(https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
-    'x-content-type-options': 'nosniff',
-    'x-dns-prefetch-control': 'off',
-    'x-download-options': 'noopen',
-    'x-frame-options': 'SAMEORIGIN',
-    'x-permitted-cross-domain-policies': 'none',
-    // The old XSS auditors did more harm than good; 0 turns them off where they still exist.
-    'x-xss-protection': '0',
-  });
+  const hsts: Record<string, string> = https
+    ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
+    : {};
+  return {
+    document: Object.freeze({
+      'content-security-policy': Object.entries(csp)
+        .map(([directive, sources]) => [directive, ...sources].join(' '))
+        .join('; '),
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      ...hsts,
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'SAMEORIGIN',
+      'x-permitted-cross-domain-policies': 'none',
+      // The old XSS auditors did more harm than good; 0 turns them off where they still exist.
+      'x-xss-protection': '0',
+    }),
+    api: Object.freeze({
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'cross-origin-resource-policy': 'same-origin',
+      ...hsts,
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+    }),
+  };
 }
 
-export function registerSecurity(app: App, deps: AppDeps): void {
-  const headers = securityHeaders(deps.config.publicUrl.startsWith('https://'));
+/** Whether a request is answered by the API (the route it reached, or its path when it reached none). */
+function isApiRequest(request: FastifyRequest): boolean {
+  const path = request.routeOptions.url ?? request.url;
+  return path.startsWith('/api/') && !path.startsWith('/api/docs');
+}
 
+export function registerSecurity(app: App, deps: AppDeps, headers: SecurityHeaders): void {
   // JSON is the only body the API reads. Fastify's built-in text/plain parser would hand a string to the
   // route's schema (a 400); without it such a body is refused as 415, like every other type. text/plain is
   // also one of the types a cross-site form can send without a preflight.
@@ -71,7 +98,7 @@ export function registerSecurity(app: App, deps: AppDeps): void {
   // The decision follows the route the request reached, not its raw URL: `/%61pi/...` is routed to `/api/...`
   // but does not start with "/api/". Every state-changing request is checked, whatever its path.
   app.addHook('onRequest', (request, reply, done) => {
-    void reply.headers(headers);
+    void reply.headers(isApiRequest(request) ? headers.api : headers.document);
     if (SAFE_METHODS.has(request.method)) return done();
     const route = request.routeOptions.url;
     if (route !== undefined && CSRF_EXEMPT.some((p) => route.startsWith(p))) return done();

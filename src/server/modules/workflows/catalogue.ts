@@ -154,6 +154,35 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
     .some((t) => t === etag || t === '*');
 }
 
+/** The path of the catalogue list. */
+export const CATALOGUE_PATH = '/api/workflows/public';
+
+export interface CatalogueAnswer {
+  status: 200 | 304;
+  headers: Readonly<Record<string, string>>;
+  /** The list's bytes; null for a 304. */
+  body: Buffer | null;
+}
+
+/**
+ * The answer to a catalogue request: the one place that decides it, for the route and for the visitor's lane
+ * before the router (catalogue-lane.ts). The answer depends on who asks (admins see more), so shared caches
+ * must not mix them up: private, revalidated, varying on the cookie.
+ */
+export function catalogueAnswer(
+  snapshot: CatalogueSnapshot,
+  ifNoneMatch: string | undefined,
+): CatalogueAnswer {
+  const headers = { etag: snapshot.etag, 'cache-control': 'private, no-cache', vary: 'Cookie' };
+  return etagMatches(ifNoneMatch, snapshot.etag)
+    ? { status: 304, headers, body: null }
+    : {
+        status: 200,
+        headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
+        body: snapshot.body,
+      };
+}
+
 /** What the execute screen needs; inactive, unknown and (for non-admins) private workflows are not found. */
 export async function publicWorkflowDetail(
   db: Db,

@@ -4,10 +4,9 @@ import { ZErrorBody } from '../../../shared/contract/errors.js';
 import { ZPublicWorkflowDetail, ZPublicWorkflowList } from '../../../shared/contract/workflows.js';
 import type { App, AppDeps } from '../../types.js';
 import {
+  catalogueAnswer,
   catalogueSnapshot,
-  etagMatches,
   publicWorkflowDetail,
-  readyCatalogue,
   type Audience,
   type CatalogueSnapshot,
 } from './catalogue.js';
@@ -17,18 +16,17 @@ async function audienceOf(request: FastifyRequest): Promise<Audience> {
   return session?.user.isAdmin ? 'admin' : 'public';
 }
 
-function sendCatalogue(request: FastifyRequest, reply: FastifyReply, snapshot: CatalogueSnapshot): void {
-  // The answer depends on who asks (admins see more), so shared caches must not mix them up.
-  void reply
-    .header('etag', snapshot.etag)
-    .header('cache-control', 'private, no-cache')
-    .header('vary', 'Cookie');
-  if (etagMatches(request.headers['if-none-match'], snapshot.etag)) {
-    void reply.status(304).send();
-    return;
-  }
+function sendCatalogue(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  snapshot: CatalogueSnapshot,
+): FastifyReply {
+  const answer = catalogueAnswer(snapshot, request.headers['if-none-match']);
   // Sent as ready bytes: no per-request serialisation.
-  void reply.type('application/json; charset=utf-8').send(snapshot.body);
+  return reply
+    .status(answer.status)
+    .headers(answer.headers)
+    .send(answer.body ?? undefined);
 }
 
 /** Catalogue: GET /api/workflows/public[/{id}]. Mounted at /api/workflows. */
@@ -43,16 +41,12 @@ export async function workflowRoutes(app: App, deps: AppDeps): Promise<void> {
         response: { 200: ZPublicWorkflowList },
       },
     },
-    (request, typedReply) => {
+    async (request, typedReply) => {
       // The typed reply only admits the schema's shape; ready bytes and a bodiless 304 go through the plain one.
       const reply: FastifyReply = typedReply;
-      // A visitor on the embedded database gets the ready answer without a single await (the hot path of
-      // every visit); anyone else waits for the version check and, with a cookie, the session.
-      const ready = request.headers.cookie ? null : readyCatalogue(deps.database, 'public');
-      if (ready) return sendCatalogue(request, reply, ready);
-      return (async () => {
-        sendCatalogue(request, reply, await catalogueSnapshot(deps.database, await audienceOf(request)));
-      })();
+      // A visitor's plain request is usually answered before the router (catalogue-lane.ts); this route
+      // answers the rest (a session, a query string, HEAD, a draining server) with the same bytes and headers.
+      return sendCatalogue(request, reply, await catalogueSnapshot(deps.database, await audienceOf(request)));
     },
   );
 
