@@ -1,14 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZWorkflowInput } from '../../../shared/contract/workflows.js';
 import { AccessLog } from '../../plugins/access-log.js';
 import { securityHeaders } from '../../plugins/security.js';
 import { signInAdmin, signUpUser } from '../../test/client.js';
 import { buildTestApp, createTestDatabase, TEST_ADMIN, type TestApp } from '../../test/harness.js';
 import { CATALOGUE_PATH } from './catalogue.js';
 import { catalogueLane, type CatalogueLaneOptions } from './catalogue-lane.js';
-import { createWorkflow } from './manage.js';
+import { addCatalogueWorkflow } from './testing/fixtures.js';
 
 let t: TestApp;
 let appUrl: string;
@@ -30,21 +29,7 @@ afterAll(async () => {
 });
 
 const add = (name: string, extra: Record<string, unknown> = {}) =>
-  createWorkflow(
-    t.database.db,
-    ZWorkflowInput.parse({
-      userId: adminId,
-      name: { es: `${name} es`, en: name },
-      description: { es: 'Descripción', en: 'Description' },
-      category: { es: 'Ventas', en: 'Sales' },
-      webhookUrl: 'https://hooks.example.com/x',
-      isPublic: true,
-      interactionType: 'chatbot',
-      welcomeMessage: { es: 'Hola', en: 'Hi' },
-      aiPrompt: 'Ask for the name',
-      ...extra,
-    }),
-  );
+  addCatalogueWorkflow(t.database.db, adminId, name, extra);
 
 /** Request lines are written in batches, at most 20 ms after their requests; a later timer fires after. */
 const afterBatch = () => new Promise<void>((resolve) => setTimeout(resolve, 25));

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userWorkflows } from '../../db/schema.js';
 import { signInAdmin, signUpUser, TestClient } from '../../test/client.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
-import { createWorkflow } from './manage.js';
-import { ZWorkflowInput } from '../../../shared/contract/workflows.js';
+import { addCatalogueWorkflow } from './testing/fixtures.js';
 
 let t: TestApp;
 let adminId: string;
@@ -18,21 +17,7 @@ afterAll(async () => {
 });
 
 const add = (name: string, extra: Record<string, unknown> = {}) =>
-  createWorkflow(
-    t.database.db,
-    ZWorkflowInput.parse({
-      userId: adminId,
-      name: { es: `${name} es`, en: name },
-      description: { es: 'Descripción', en: 'Description' },
-      category: { es: 'Ventas', en: 'Sales' },
-      webhookUrl: 'https://hooks.example.com/x',
-      isPublic: true,
-      interactionType: 'chatbot',
-      welcomeMessage: { es: 'Hola', en: 'Hi' },
-      aiPrompt: 'Ask for the name',
-      ...extra,
-    }),
-  );
+  addCatalogueWorkflow(t.database.db, adminId, name, extra);
 
 const anonymous = () => new TestClient(t);
 
