@@ -44,6 +44,8 @@ export default defineConfig({
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       LOG_LEVEL: 'warn',
+      // The slow demo at 2 s a step instead of 5: its journeys still see a progress message, then the result.
+      DEMO_SLOW_STEP_MS: '2000',
     },
   },
 });

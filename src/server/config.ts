@@ -16,6 +16,8 @@ const ZEnv = z
     ADMIN_EMAIL: z.email().optional(),
     ADMIN_PASSWORD: z.string().min(8).optional(),
     DEMO_WORKFLOWS: booleanFlag.default(true),
+    /** Pace of the slow demo workflow: milliseconds between its progress messages (4 steps in all). */
+    DEMO_SLOW_STEP_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
     LLM_BASE_URL: z.url().optional(),
     LLM_API_KEY: z.string().min(1).optional(),
     LLM_MODEL: z.string().min(1).optional(),
@@ -57,6 +59,8 @@ export interface Config {
   databaseUrl: string | undefined;
   admin: { email: string; password: string } | undefined;
   demoWorkflows: boolean;
+  /** Milliseconds between the slow demo's progress messages (5 s: about 20 seconds in all). */
+  demoSlowStepMs: number;
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   payments:
     | { provider: 'demo' }
@@ -97,6 +101,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD }
         : undefined,
     demoWorkflows: e.DEMO_WORKFLOWS,
+    demoSlowStepMs: e.DEMO_SLOW_STEP_MS,
     llm: e.LLM_BASE_URL
       ? {
           baseUrl: e.LLM_BASE_URL.replace(/\/$/, ''),

@@ -73,7 +73,7 @@ let callbacks: Awaited<ReturnType<typeof startCallbackServer>>;
 
 beforeAll(async () => {
   callbacks = await startCallbackServer();
-  t = await buildTestApp({ DEMO_WORKFLOWS: 'true', PUBLIC_URL });
+  t = await buildTestApp({ DEMO_WORKFLOWS: 'true', DEMO_SLOW_STEP_MS: '1000', PUBLIC_URL });
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   hooksUrl = `${address}/demo-hooks`;
 });

@@ -22,6 +22,8 @@ export interface DemoContext {
   call: TWebhookCall;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** Milliseconds between the slow demo's progress messages (DEMO_SLOW_STEP_MS). */
+  slowStepMs: number;
   /** Runs a task later in this process (timers are cleared when the app closes). */
   later(delayMs: number, task: () => Promise<void>): void;
 }
@@ -189,7 +191,7 @@ const HANDLERS: Record<DemoSlug, (ctx: DemoContext) => DemoAnswer> = {
     return { kind: 'async' };
   },
 
-  /** Chatbot: about 20 seconds of work with three progress messages, then a text result. */
+  /** Chatbot: four steps of work (about 20 seconds by default) with three progress messages, then a text result. */
   'slow-research': (ctx) => {
     const { call } = ctx;
     const steps: Texts[] = [
@@ -198,12 +200,12 @@ const HANDLERS: Record<DemoSlug, (ctx: DemoContext) => DemoAnswer> = {
       { en: 'Writing the report…', es: 'Redactando el informe…' },
     ];
     steps.forEach((step, i) => {
-      postLater(ctx, (i + 1) * SLOW_STEP_MS, () =>
+      postLater(ctx, (i + 1) * ctx.slowStepMs, () =>
         postJsonResult(target(call), { status: 'running', output_data: { message: say(call, step) } }),
       );
     });
     const topics = call.responses.map((r) => answerText(r.answer)).filter(Boolean);
-    postLater(ctx, (steps.length + 1) * SLOW_STEP_MS, () =>
+    postLater(ctx, (steps.length + 1) * ctx.slowStepMs, () =>
       postJsonResult(target(call), {
         status: 'completed',
         output_type: 'text',
@@ -235,9 +237,6 @@ const HANDLERS: Record<DemoSlug, (ctx: DemoContext) => DemoAnswer> = {
     },
   }),
 };
-
-/** Time between the slow demo's progress messages (4 steps: about 20 seconds in all). */
-export const SLOW_STEP_MS = 5000;
 
 export function runDemo(slug: DemoSlug, ctx: DemoContext): DemoAnswer {
   return HANDLERS[slug](ctx);

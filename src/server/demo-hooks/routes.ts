@@ -88,6 +88,7 @@ export async function demoHookRoutes(app: App, deps: AppDeps): Promise<void> {
         call,
         now: deps.now,
         log: request.log,
+        slowStepMs: deps.config.demoSlowStepMs,
         later: (delayMs, task) => {
           const timer = setTimeout(() => {
             timers.delete(timer);
