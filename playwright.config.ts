@@ -5,6 +5,8 @@ export const E2E_ADMIN = { email: 'admin@e2e.example', password: 'e2e-admin-pass
 
 export default defineConfig({
   testDir: './e2e',
+  // Once the server answers: the admin raises the sign-up limit per address (every journey signs up from here).
+  globalSetup: './e2e/raise-signup-limit.ts',
   // After all journeys: balance = sum of ledger for every user of the e2e database, or the run fails.
   globalTeardown: './e2e/ledger-teardown.ts',
   outputDir: process.env.E2E_OUTPUT_DIR ?? './test-results',

@@ -77,7 +77,7 @@ test.describe('the admin runs the marketplace', () => {
     await description.getByLabel('English').fill('Asks questions and scores the lead.');
     await page.getByLabel('Category').selectOption({ label: 'Sales' });
     await expect(page.getByLabel('Credits per execution')).toHaveValue('1');
-    // No LLM is configured on the journey's server: the translate button says so in the spec's words.
+    // No LLM is configured on the journey's server: the translate button says so in the product's words.
     await description.getByRole('button', { name: /Translate from English/ }).click();
     await expect(page.getByText('Could not translate the text')).toBeVisible();
     await page.getByLabel('Credits per execution').fill('2');
@@ -106,7 +106,7 @@ test.describe('the admin runs the marketplace', () => {
     await openAsAdmin(page, '/admin/create-workflow', 'es');
     await expect(page.getByRole('heading', { name: 'Crear workflow', level: 1 })).toBeVisible();
 
-    // Submitting empty shows the rules in Spanish, the spec's owner message among them.
+    // Submitting empty shows the rules in Spanish, the owner message among them.
     await page.getByRole('button', { name: 'Crear workflow' }).click();
     await expect(page.getByText('Debes seleccionar un usuario')).toBeVisible();
     await expect(page.getByText('El nombre es obligatorio en español e inglés')).toBeVisible();
@@ -255,7 +255,7 @@ test.describe('the admin runs the marketplace', () => {
     await expect(page.getByText('Secreto rotado')).toBeVisible();
     await expect(dialog.getByTestId('workflow-secret')).not.toHaveText(before ?? '');
 
-    // Editing: the owner is required (the spec's message), then the new English name is saved.
+    // Editing: the owner is required (its message), then the new English name is saved.
     const name = dialog.getByRole('group', { name: 'Nombre', exact: true });
     await name.getByLabel('Inglés').fill(`${SURVEY.en} v2`);
     await dialog.getByRole('combobox', { name: 'Usuario (propietario)', exact: true }).selectOption('');

@@ -17,6 +17,10 @@ if (process.env.TEST_DATABASE_URL) {
   );
   await client.end();
   process.env.DATABASE_URL = process.env.TEST_DATABASE_URL;
+  // With DATABASE_URL the server runs as a real deployment: no demo purchases or demo workflows unless named.
+  // The journeys buy credits and run the demos, so they ask for both.
+  process.env.PAYMENT_PROVIDER ??= 'demo';
+  process.env.DEMO_WORKFLOWS ??= 'true';
 } else {
   process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'flujo-e2e-'));
 }

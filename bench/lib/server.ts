@@ -63,7 +63,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     DEMO_WORKFLOWS: 'false',
     ...(options.database.kind === 'pglite'
       ? { DATA_DIR: options.database.dataDir, DATABASE_URL: '' }
-      : { DATABASE_URL: options.database.url }),
+      : // The benches make no purchases, but a server on PostgreSQL wants the payment provider named.
+        { DATABASE_URL: options.database.url, PAYMENT_PROVIDER: 'demo' }),
     ...options.env,
   };
   const [command, args] = pinned(

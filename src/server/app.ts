@@ -5,6 +5,8 @@ import Fastify, { LogController, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { demoHookRoutes } from './demo-hooks/routes.js';
+import { accountRoutes } from './modules/account/routes.js';
+import { adminEmailRoutes } from './modules/admin/email-routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { workflowDeleteRoutes } from './modules/admin/workflow-delete-routes.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -126,6 +128,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
 
   await app.register(async (scope) => authRoutes(scope as App, deps), { prefix: '/api/auth' });
+  await app.register(async (scope) => accountRoutes(scope as App, deps), { prefix: '/api/account' });
   await app.register(async (scope) => workflowRoutes(scope as App, deps), { prefix: '/api/workflows' });
   await app.register(async (scope) => executionRoutes(scope as App, deps), { prefix: '/api/executions' });
   await app.register(async (scope) => chatRoutes(scope as App, deps), { prefix: '/api' });
@@ -140,11 +143,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     async (scope) => {
       scope.addHook('onRequest', adminOnly);
       await adminRoutes(scope as App, deps);
+      await adminEmailRoutes(scope as App, deps);
       await translateRoutes(scope as App, deps);
     },
     { prefix: '/api/admin' },
   );
-  // The spec deletes workflows at /api/workflows/{id}; the same guard applies.
+  // Workflows are deleted at /api/workflows/{id} (the public API's path); the same admin guard applies.
   await app.register(
     async (scope) => {
       scope.addHook('onRequest', adminOnly);

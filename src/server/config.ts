@@ -15,13 +15,15 @@ const ZEnv = z
       .optional(),
     ADMIN_EMAIL: z.email().optional(),
     ADMIN_PASSWORD: z.string().min(8).optional(),
-    DEMO_WORKFLOWS: booleanFlag.default(true),
+    /** Default: on with the embedded database, off with DATABASE_URL (a real deployment). */
+    DEMO_WORKFLOWS: booleanFlag.optional(),
     /** Pace of the slow demo workflow: milliseconds between its progress messages (4 steps in all). */
     DEMO_SLOW_STEP_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
     LLM_BASE_URL: z.url().optional(),
     LLM_API_KEY: z.string().min(1).optional(),
     LLM_MODEL: z.string().min(1).optional(),
-    PAYMENT_PROVIDER: z.enum(['demo', 'stripe']).default('demo'),
+    /** Default demo with the embedded database; required with DATABASE_URL, so free purchases are a choice. */
+    PAYMENT_PROVIDER: z.enum(['demo', 'stripe']).optional(),
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
     /** Where the stripe client sends its calls; only tests point it elsewhere. */
@@ -33,6 +35,19 @@ const ZEnv = z
       .regex(/^[\w.:/, -]+$/, 'a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal')
       .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Where mail goes: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://... (TLS from the start). */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/[^/\s]+(:\d+)?\/?$/, 'must be smtp://[user:pass@]host[:port] or smtps://...')
+      .optional(),
+    /** The sender of every mail: `Name <address>` or a bare address. */
+    MAIL_FROM: z
+      .string()
+      .regex(
+        /^(?:[^<>\r\n]+<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/,
+        'must be "Name <address>" or an address',
+      )
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
@@ -40,6 +55,14 @@ const ZEnv = z
         code: 'custom',
         path: ['ADMIN_PASSWORD'],
         message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
+      });
+    }
+    if (env.DATABASE_URL !== undefined && env.PAYMENT_PROVIDER === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENT_PROVIDER'],
+        message:
+          'required when DATABASE_URL is set: stripe for real payments, or demo to grant purchases for free',
       });
     }
     if (env.PAYMENT_PROVIDER === 'stripe') {
@@ -69,12 +92,37 @@ export interface Config {
   /** Proxies whose X-Forwarded-For entries are believed, as Fastify's `trustProxy` takes them; false: none. */
   trustProxy: string | false;
   logLevel: string;
+  mail: {
+    /** Unset: mails are kept in the outbox (status held) and read by admins in the panel. */
+    smtpUrl: string | undefined;
+    from: string;
+  };
 }
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
+}
+
+/**
+ * Free purchases on a real deployment: allowed (a staging or demo site), but the start log and the admin panel
+ * say so, since nobody would notice from the outside.
+ */
+export function demoPaymentsInProduction(config: Config): boolean {
+  return config.databaseUrl !== undefined && config.payments.provider === 'demo';
+}
+
+/** What the start prints as a warning: settings that are allowed but would surprise an operator. */
+export function startupWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (demoPaymentsInProduction(config)) {
+    warnings.push(
+      'PAYMENT_PROVIDER=demo on PostgreSQL: every purchase grants its credits at once, without any payment. ' +
+        'Use it only for a demo or test deployment; set PAYMENT_PROVIDER=stripe to take real payments.',
+    );
+  }
+  return warnings;
 }
 
 /** Parses the environment once; every bad variable is named in the error. */
@@ -88,6 +136,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const host = e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');
+  // Demo mode is the embedded database: with DATABASE_URL (a real deployment) nothing demo-like is on unless
+  // asked for.
+  const embedded = e.DATABASE_URL === undefined;
+  const demoWorkflows = e.DEMO_WORKFLOWS ?? embedded;
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
     nodeEnv: e.NODE_ENV,
@@ -100,7 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD
         ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD }
         : undefined,
-    demoWorkflows: e.DEMO_WORKFLOWS,
+    demoWorkflows,
     demoSlowStepMs: e.DEMO_SLOW_STEP_MS,
     llm: e.LLM_BASE_URL
       ? {
@@ -118,11 +170,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             apiUrl: e.STRIPE_API_URL,
           }
         : { provider: 'demo' },
-    allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? e.DEMO_WORKFLOWS,
+    allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? (embedded && demoWorkflows),
     trustProxy:
       e.TRUST_PROXY === 'false'
         ? false
         : (e.TRUST_PROXY ?? (e.NODE_ENV === 'production' ? 'loopback,linklocal,uniquelocal' : false)),
     logLevel: e.LOG_LEVEL,
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `Flujo <no-reply@${new URL(publicUrl).hostname}>`,
+    },
   };
 }

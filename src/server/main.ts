@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, startupWarnings, type Config } from './config.js';
 import { openConfiguredDatabase } from './db/open.js';
 import { seed } from './db/seed.js';
 import { JOBS } from './jobs/index.js';
@@ -48,6 +48,15 @@ async function main(): Promise<void> {
   console.log(
     `\n  Flujo is running at ${url}  (database: ${database.kind === 'pglite' ? `embedded, in ${resolve(config.dataDir)}` : 'PostgreSQL'})`,
   );
+  // To stderr and framed, so they stand out in a process manager's log as well as in a terminal.
+  for (const warning of startupWarnings(config)) {
+    console.warn(`\n  ${'!'.repeat(100)}\n  WARNING: ${warning}\n  ${'!'.repeat(100)}\n`);
+    app.log.warn(warning);
+  }
+  if (seeded.adminRefused) {
+    console.error(`\n  ERROR: ${seeded.adminRefused}\n`);
+    app.log.error(seeded.adminRefused);
+  }
   if (seeded.demoAdmin) {
     console.log(
       `\n  A demo admin was created. Sign in with:\n    email:    ${seeded.demoAdmin.email}\n    password: ${seeded.demoAdmin.password}\n  (shown only this once; create another with npm run admin -- create --email ... --password ...)\n`,

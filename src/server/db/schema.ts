@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { EMAIL_STATUSES } from '../../shared/contract/emails.js';
 
 type Bilingual = { es: string; en: string };
 export type SurveyQuestion = {
@@ -71,12 +72,20 @@ export const userProfiles = pgTable(
     accountStatus: text('account_status', { enum: ['active', 'suspended'] })
       .notNull()
       .default('active'),
+    /** The language of the person's mails and of the server's texts to them. */
+    language: text('language', { enum: ['es', 'en'] })
+      .notNull()
+      .default('en'),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** Set when the person deleted their account: personal data is gone, the ledger rows stay. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     check('user_profiles_credits_non_negative', sql`${t.credits} >= 0`),
     check('user_profiles_status_valid', sql`${t.accountStatus} in ('active', 'suspended')`),
+    check('user_profiles_language_valid', sql`${t.language} in ('es', 'en')`),
     index('user_profiles_created_idx').on(t.createdAt.desc()),
     // Admin user search: e-mail prefix (LIKE 'x%' needs text_pattern_ops) and word prefix of the name.
     index('user_profiles_email_prefix_idx').on(t.email.op('text_pattern_ops')),
@@ -312,3 +321,68 @@ export const paymentEvents = pgTable('payment_events', {
   type: text('type').notNull(),
   createdAt: createdAt(),
 });
+
+export const ACCOUNT_TOKEN_PURPOSES = ['password_reset', 'email_verification', 'email_change'] as const;
+
+/**
+ * Single-use links sent by mail. Only the SHA-256 of the token is stored; a newer token of the same purpose
+ * replaces the older ones of that account.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ACCOUNT_TOKEN_PURPOSES }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The address being verified: the account's own, or the new one of an e-mail change. */
+    email: text('email').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check(
+      'account_tokens_purpose_valid',
+      sql`${t.purpose} in ('password_reset', 'email_verification', 'email_change')`,
+    ),
+    index('account_tokens_user_purpose_idx').on(t.userId, t.purpose),
+    index('account_tokens_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
+ * The transactional outbox: a mail is inserted in the same transaction as the change that causes it and
+ * sent later by the mail job. `held`: no SMTP server was configured; the mail is read in the admin panel.
+ */
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: id(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    toAddress: text('to_address').notNull(),
+    kind: text('kind').notNull(),
+    language: text('language', { enum: ['es', 'en'] }).notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    status: text('status', { enum: EMAIL_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    /** When a pending mail is next tried, or until when a sending one is claimed by an instance. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('email_outbox_status_valid', sql`${t.status} in ('pending', 'sending', 'sent', 'failed', 'held')`),
+    index('email_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('pending', 'sending')`),
+    index('email_outbox_created_idx').on(t.createdAt.desc()),
+    // Admin search by the start of the recipient's address.
+    index('email_outbox_to_prefix_idx').on(t.toAddress.op('text_pattern_ops')),
+    index('email_outbox_user_idx').on(t.userId),
+  ],
+);

@@ -4,7 +4,8 @@ import { CATEGORIES } from '../../shared/contract/categories.js';
 import type { Config } from '../config.js';
 import { seedDemoWorkflows } from '../demo-hooks/seed-demo-workflows.js';
 import { hashPassword } from '../modules/auth/passwords.js';
-import { createAccount } from '../modules/auth/service.js';
+import { AppError } from '../lib/errors.js';
+import { createAccount, revokeUserSessions } from '../modules/auth/service.js';
 import { seedConfig } from '../modules/settings/service.js';
 import type { Db } from './client.js';
 import { categories, userProfiles, users } from './schema.js';
@@ -14,6 +15,11 @@ export const DEMO_ADMIN_EMAIL = 'admin@example.com';
 export interface SeedResult {
   /** Set only when a demo admin was created now: its password is shown once. */
   demoAdmin?: { email: string; password: string };
+  /**
+   * Set when the admin address to make sure of belongs to an account that is not an admin: it was left as it
+   * is, and this says (to print as an error) how to promote it on purpose.
+   */
+  adminRefused?: string;
 }
 
 /** Idempotent first-start data: categories, live config, the first admin, the demo workflows. */
@@ -22,7 +28,7 @@ export async function seed(db: Db, config: Config): Promise<SeedResult> {
     .insert(categories)
     .values(CATEGORIES.map((c, i) => ({ key: c.key, name: c.name, sortOrder: i })))
     .onConflictDoNothing();
-  await seedConfig(db);
+  await seedConfig(db, { require_email_verification: config.mail.smtpUrl !== undefined });
   const result = await seedFirstAdmin(db, config);
   // After the admin: the demo workflows belong to the first one.
   if (config.demoWorkflows) await seedDemoWorkflows(db, config);
@@ -31,8 +37,8 @@ export async function seed(db: Db, config: Config): Promise<SeedResult> {
 
 async function seedFirstAdmin(db: Db, config: Config): Promise<SeedResult> {
   if (config.admin) {
-    await ensureAdmin(db, config.admin.email, config.admin.password, 'keep');
-    return {};
+    const outcome = await ensureStartupAdmin(db, config.admin.email, config.admin.password);
+    return outcome === 'refused' ? { adminRefused: notPromotedMessage(config.admin.email) } : {};
   }
   const [anyAdmin] = await db
     .select({ id: userProfiles.id })
@@ -41,35 +47,101 @@ async function seedFirstAdmin(db: Db, config: Config): Promise<SeedResult> {
     .limit(1);
   if (anyAdmin) return {};
   const password = randomBytes(12).toString('base64url');
-  await ensureAdmin(db, DEMO_ADMIN_EMAIL, password, 'keep');
-  return { demoAdmin: { email: DEMO_ADMIN_EMAIL, password } };
+  const outcome = await ensureStartupAdmin(db, DEMO_ADMIN_EMAIL, password);
+  if (outcome === 'refused') return { adminRefused: notPromotedMessage(DEMO_ADMIN_EMAIL) };
+  return outcome === 'created' ? { demoAdmin: { email: DEMO_ADMIN_EMAIL, password } } : {};
+}
+
+/** The command that makes an existing account an admin on purpose (its password is replaced). */
+export function promoteCommand(email: string): string {
+  return `npm run admin -- create --email ${email} --password '<a new password>' --promote-existing`;
+}
+
+function notPromotedMessage(email: string): string {
+  return (
+    `${email} belongs to an account that is not an admin, so it was not made an admin: whoever registered ` +
+    'that address would get the admin panel with a password of their choosing. To make it an admin on ' +
+    `purpose (its password is replaced and every session of it is signed out), run:\n    ${promoteCommand(email)}`
+  );
+}
+
+/** The account that holds this address, if any. */
+export async function accountByEmail(
+  db: Db,
+  email: string,
+): Promise<{ id: string; isAdmin: boolean } | undefined> {
+  const [row] = await db
+    .select({ id: users.id, isAdmin: userProfiles.isAdmin })
+    .from(users)
+    .innerJoin(userProfiles, eq(userProfiles.id, users.id))
+    .where(eq(users.email, email.trim().toLowerCase()));
+  return row;
+}
+
+/** Creates an admin account, or returns false when the address was taken meanwhile (another instance). */
+async function createAdmin(db: Db, email: string, password: string): Promise<boolean> {
+  try {
+    await createAccount(db, { email, password, fullName: 'Admin', isAdmin: true });
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'CONFLICT') return false;
+    throw err;
+  }
 }
 
 /**
- * Makes sure an admin with this e-mail exists: creates the account, or promotes an existing one.
- * With 'reset' the password of an existing account is replaced too (the CLI does that).
+ * The admin the start makes sure of (ADMIN_EMAIL, or the demo admin): created when the address is free; an
+ * existing admin is kept as it is, password included; an existing non-admin is never promoted ('refused').
  */
-export async function ensureAdmin(
+export async function ensureStartupAdmin(
   db: Db,
   email: string,
   password: string,
-  existingPassword: 'keep' | 'reset',
-): Promise<'created' | 'promoted'> {
+): Promise<'created' | 'kept' | 'refused'> {
+  const found = await findOrCreateAdmin(db, email, password);
+  if (found === 'created') return 'created';
+  return found.isAdmin ? 'kept' : 'refused';
+}
+
+/**
+ * Creates the admin, or finds the account that already has the address ('created' when this call made it).
+ * Another instance creating it at the same moment is found rather than an error.
+ */
+async function findOrCreateAdmin(db: Db, email: string, password: string) {
   const normalized = email.trim().toLowerCase();
-  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, normalized));
-  if (!existing) {
-    await createAccount(db, { email: normalized, password, fullName: 'Admin', isAdmin: true });
-    return 'created';
-  }
-  await db
-    .update(userProfiles)
-    .set({ isAdmin: true, updatedAt: sql`now()` })
-    .where(eq(userProfiles.id, existing.id));
-  if (existingPassword === 'reset') {
-    await db
-      .update(users)
-      .set({ hashedPassword: await hashPassword(password) })
-      .where(eq(users.id, existing.id));
-  }
-  return 'promoted';
+  const existing = await accountByEmail(db, normalized);
+  if (existing) return existing;
+  if (await createAdmin(db, normalized, password)) return 'created' as const;
+  const raced = await accountByEmail(db, normalized);
+  if (!raced) throw new Error(`the account ${normalized} could neither be created nor found`);
+  return raced;
+}
+
+/**
+ * `npm run admin -- create`: creates the admin, or replaces the password of an existing admin; an existing
+ * non-admin is promoted only with `promoteExisting` ('refused' otherwise, nothing changed). Whenever an existing
+ * account's password is replaced every session of it ends, so whoever held the account before is signed out.
+ */
+export async function setAdminCredentials(
+  db: Db,
+  email: string,
+  password: string,
+  options: { promoteExisting: boolean },
+): Promise<'created' | 'password-reset' | 'promoted' | 'refused'> {
+  const existing = await findOrCreateAdmin(db, email, password);
+  if (existing === 'created') return 'created';
+  if (!existing.isAdmin && !options.promoteExisting) return 'refused';
+  const { id, isAdmin } = existing;
+  const hashedPassword = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ hashedPassword }).where(eq(users.id, id));
+    if (!isAdmin) {
+      await tx
+        .update(userProfiles)
+        .set({ isAdmin: true, updatedAt: sql`now()` })
+        .where(eq(userProfiles.id, id));
+    }
+    await revokeUserSessions(tx, id);
+  });
+  return isAdmin ? 'password-reset' : 'promoted';
 }

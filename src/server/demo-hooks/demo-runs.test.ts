@@ -28,10 +28,13 @@ beforeAll(async () => {
   // The seeded webhook URLs and the callback URL follow PUBLIC_URL, so the app must listen exactly there.
   const port = await freePort();
   // The slow demo at a fifth of its default pace (1 s a step instead of 5): the same four steps, sooner.
+  // Private webhooks stay closed, as on a real deployment: the demos are the app's own address, which is
+  // allowed by itself.
   t = await buildTestApp({
     DEMO_WORKFLOWS: 'true',
     DEMO_SLOW_STEP_MS: '1000',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ALLOW_PRIVATE_WEBHOOKS: 'false',
   });
   await t.app.listen({ port, host: '127.0.0.1' });
 });

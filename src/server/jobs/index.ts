@@ -1,6 +1,7 @@
 import { authCleanupJob } from '../modules/auth/cleanup-job.js';
 import { subscriptionRenewalJob } from '../modules/credits/renewal-job.js';
 import { runExpiryJob, runTallyJob, webhookRetryJob } from '../modules/executions/jobs.js';
+import { mailCleanupJob, mailSendJob } from '../modules/mail/sender.js';
 import type { Job } from './scheduler.js';
 
 /** Every background job the server runs; each module adds its own here. */
@@ -10,4 +11,6 @@ export const JOBS: Job[] = [
   webhookRetryJob,
   runExpiryJob,
   runTallyJob,
+  mailSendJob,
+  mailCleanupJob,
 ];

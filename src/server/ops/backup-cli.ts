@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
+import { EXIT_USAGE, parseCliArgs, type CliOutput } from './cli.js';
 import { backupPglite, restorePglite } from './backup.js';
 
 export const BACKUP_USAGE = `Back up or restore the embedded database (PGlite) in DATA_DIR. Stop the server first.
@@ -14,28 +14,19 @@ Usage:
 DATA_DIR comes from the environment (default ./data); result files under DATA_DIR/results are plain files:
 copy them alongside. With DATABASE_URL set, use pg_dump / pg_restore instead (docs/operations.md).`;
 
-export interface CliOutput {
-  log(message: string): void;
-  error(message: string): void;
-}
-
 /** Exit codes: 0 done, 1 failed, 2 wrong database kind, 64 bad usage (as sysexits' EX_USAGE). */
 export async function runBackupCli(
   argv: string[],
   env: Record<string, string | undefined> = process.env,
   out: CliOutput = console,
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (err) {
-    out.error(`${err instanceof Error ? err.message : String(err)}\n\n${BACKUP_USAGE}`);
-    return 64;
-  }
+  const parsed = parseCliArgs(
+    argv,
+    { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    BACKUP_USAGE,
+    out,
+  );
+  if (!parsed) return EXIT_USAGE;
   const { values, positionals } = parsed;
   if (values.help) {
     out.log(BACKUP_USAGE);
@@ -52,15 +43,17 @@ export async function runBackupCli(
           : undefined;
   if (usageProblem) {
     out.error(`${usageProblem}\n\n${BACKUP_USAGE}`);
-    return 64;
+    return EXIT_USAGE;
   }
 
   try {
-    const config = loadConfig(env);
-    if (config.databaseUrl) {
+    // Read before the whole configuration, which wants more on PostgreSQL (PAYMENT_PROVIDER): the pointer to
+    // pg_dump is the answer whatever else the environment holds.
+    if (env.DATABASE_URL) {
       out.error('DATABASE_URL is set: back PostgreSQL up with pg_dump (see docs/operations.md).');
       return 2;
     }
+    const config = loadConfig(env);
     const dataDir = join(resolve(config.dataDir), 'pglite');
     if (command === 'restore') {
       const file = resolve(rest[0]!);

@@ -9,7 +9,7 @@ import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { seed } from '../db/seed.js';
 import { queryRows } from '../db/sql-helpers.js';
-import { signup } from '../modules/auth/service.js';
+import { createAccount } from '../modules/auth/service.js';
 import { backupPglite, restorePglite } from './backup.js';
 import { runBackupCli } from './backup-cli.js';
 
@@ -63,7 +63,7 @@ beforeAll(async () => {
       }),
     );
     for (let i = 0; i < 3; i += 1) {
-      await signup(original.db, {
+      await createAccount(original.db, {
         email: `backup-${i}@test.example`,
         password: 'backup-password-1',
         fullName: `B ${i}`,

@@ -14,6 +14,7 @@ import { ledgerMismatches } from '../test/ledger-check.js';
 import {
   postResultsLater,
   processDatabase,
+  raiseProcessSignupLimit,
   seedSurveyWorkflow,
   startServerProcess,
   type ProcessDatabase,
@@ -21,7 +22,7 @@ import {
 } from '../test/server-process.js';
 
 /**
- * Crash safety (issue 7, item 4): the real server, killed with SIGKILL at random moments of a burst of
+ * Crash safety: the real server, killed with SIGKILL at random moments of a burst of
  * sign-ups, purchases, run starts, run completions and result callbacks, restarted each time. Afterwards,
  * with one sweep past the run window, nothing acknowledged is lost and the books hold: balance = ledger sum
  * and >= 0, each run charged once and, when it did not complete, refunded once, each purchase key granted
@@ -188,6 +189,7 @@ describe('crash safety', () => {
       const startedAt = Date.now();
       // A first life without a kill gives the bursts accounts to work with.
       server = await startServer();
+      await raiseProcessSignupLimit(server);
       await Promise.all(Array.from({ length: 8 }, () => signUp()));
       server.child.kill('SIGKILL');
       await server.exited;

@@ -1,7 +1,13 @@
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../modules/executions/testing/workflow-service.js';
-import { processDatabase, startServerProcess, type ProcessDatabase } from '../test/server-process.js';
+import {
+  PROCESS_ADMIN,
+  processDatabase,
+  raiseProcessSignupLimit,
+  startServerProcess,
+  type ProcessDatabase,
+} from '../test/server-process.js';
 
 // Starting the server under tsx on a busy 2-core machine can take a minute; the test itself a few seconds.
 const STARTUP_DEADLINE_MS = 150_000;
@@ -21,10 +27,12 @@ describe('graceful shutdown', () => {
     async () => {
       const server = await startServerProcess({
         port: await freePort(),
-        env: database.env,
+        env: { ...database.env, ADMIN_EMAIL: PROCESS_ADMIN.email, ADMIN_PASSWORD: PROCESS_ADMIN.password },
         deadlineMs: STARTUP_DEADLINE_MS,
       });
       const { url } = server;
+      // 50 sign-ups from one address: far past the product's default per-address allowance.
+      await raiseProcessSignupLimit(server);
 
       // 50 connections the server has already accepted (a first request answered on each), so that the
       // requests below are on the server's side, not in the kernel's accept queue, when the signal comes.

@@ -12,6 +12,7 @@ import { ledgerMismatches } from '../test/ledger-check.js';
 import {
   postResultsLater,
   processDatabase,
+  raiseProcessSignupLimit,
   seedSurveyWorkflow,
   startServerProcess,
   type ProcessDatabase,
@@ -19,7 +20,7 @@ import {
 } from '../test/server-process.js';
 
 /**
- * Issue 7, item 5: two server processes on one PostgreSQL, as a production deployment runs them. Starts,
+ * Two server processes on one PostgreSQL, as a production deployment runs them. Starts,
  * completions and result callbacks are split across both; then both restart at the same moment with runs
  * overdue and monthly plans due, so that both sweepers and both renewal jobs reach for the same rows at once.
  * PGlite admits one process per database, so this runs in the PostgreSQL suite; the in-process variant of
@@ -94,6 +95,7 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
     });
     workflowId = await seedSurveyWorkflow(database, `${service.url}/hook`);
     await startBoth();
+    await raiseProcessSignupLimit(servers[0]!);
   }, STARTUP_DEADLINE_MS);
 
   afterAll(async () => {

@@ -68,10 +68,15 @@ export function sessionToken(request: FastifyRequest, deps: AppDeps): string | u
   return cookieValue(request, cookieSettings(deps).name);
 }
 
-export async function requireUser(request: FastifyRequest): Promise<TSessionUser> {
+/** The request's session (its user and its id), or 401. */
+export async function requireSession(request: FastifyRequest): Promise<SessionRecord> {
   const session = await request.session();
   if (!session) throw unauthenticated();
-  return session.user;
+  return session;
+}
+
+export async function requireUser(request: FastifyRequest): Promise<TSessionUser> {
+  return (await requireSession(request)).user;
 }
 
 export async function requireAdmin(request: FastifyRequest): Promise<TSessionUser> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZWorkflowInput } from '../../shared/contract/workflows.js';
-import { creditTransactions, userProfiles, workflowExecutions } from '../db/schema.js';
+import { creditTransactions, emailOutbox, userProfiles, workflowExecutions } from '../db/schema.js';
 import { resultStorageFor } from '../providers/storage/index.js';
 import { createWorkflow } from '../modules/workflows/manage.js';
 import { signInAdmin, signUpUser, TestClient, uniqueEmail } from './client.js';
@@ -35,6 +35,7 @@ interface Fixtures {
   configEntryId: string;
   configValue: unknown;
   signinAccount: { email: string; password: string };
+  emailId: string;
 }
 
 interface Call {
@@ -101,6 +102,81 @@ const MATRIX: Row[] = [
     expect: every(200),
   },
   { method: 'GET', route: '/api/auth/me', call: () => ({ url: '/api/auth/me' }), expect: signedIn(200) },
+  {
+    method: 'POST',
+    route: '/api/auth/password-reset/request',
+    call: () => ({ url: '/api/auth/password-reset/request', body: { email: uniqueEmail('matrix-reset') } }),
+    expect: every(202),
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/password-reset/confirm',
+    label: 'an unknown link',
+    call: () => ({
+      url: '/api/auth/password-reset/confirm',
+      body: { token: 'x'.repeat(43), password: 'matrix-password-3' },
+    }),
+    expect: every(400),
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/verify-email',
+    label: 'an unknown link',
+    call: () => ({ url: '/api/auth/verify-email', body: { token: 'x'.repeat(43) } }),
+    expect: every(400),
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/verify-email/resend',
+    label: 'users are unverified, the admin is verified',
+    call: () => ({ url: '/api/auth/verify-email/resend' }),
+    expect: { ...signedIn(202), admin: 409 },
+  },
+  {
+    method: 'PATCH',
+    route: '/api/account/profile',
+    call: () => ({ url: '/api/account/profile', body: { language: 'en' } }),
+    expect: signedIn(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/account/password',
+    label: 'a wrong current password',
+    call: () => ({
+      url: '/api/account/password',
+      body: { currentPassword: 'not-the-password', newPassword: 'matrix-password-2' },
+    }),
+    expect: signedIn(400),
+  },
+  {
+    method: 'POST',
+    route: '/api/account/email',
+    label: 'a wrong password',
+    call: () => ({
+      url: '/api/account/email',
+      body: { newEmail: uniqueEmail('matrix-move'), password: 'not-the-password' },
+    }),
+    expect: signedIn(400),
+  },
+  {
+    method: 'GET',
+    route: '/api/account/export',
+    call: () => ({ url: '/api/account/export' }),
+    expect: signedIn(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/account/sessions/revoke-others',
+    call: () => ({ url: '/api/account/sessions/revoke-others' }),
+    expect: signedIn(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/account/delete',
+    label: 'a wrong password',
+    call: () => ({ url: '/api/account/delete', body: { password: 'not-the-password' } }),
+    expect: signedIn(400),
+  },
   {
     method: 'GET',
     route: '/api/workflows/public',
@@ -271,6 +347,31 @@ const MATRIX: Row[] = [
     route: '/api/admin/users/:id',
     call: (f) => ({ url: `/api/admin/users/${f.bystanderId}`, body: { accountStatus: 'active' } }),
     expect: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/users/:id/password-reset',
+    call: (f) => ({ url: `/api/admin/users/${f.bystanderId}/password-reset` }),
+    expect: adminOnly(202),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/emails',
+    call: () => ({ url: '/api/admin/emails' }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/emails/:id',
+    call: (f) => ({ url: `/api/admin/emails/${f.emailId}` }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/emails/:id/retry',
+    label: 'a held mail, no SMTP server',
+    call: (f) => ({ url: `/api/admin/emails/${f.emailId}/retry` }),
+    expect: adminOnly(409),
   },
   {
     method: 'GET',
@@ -449,6 +550,7 @@ beforeAll(async () => {
     configEntryId: entry.id,
     configValue: entry.value,
     signinAccount: { email: signinAccount.email, password: signinAccount.password },
+    emailId: (await db.select({ id: emailOutbox.id }).from(emailOutbox).limit(1))[0]!.id,
   };
 }, 180_000);
 afterAll(async () => {
@@ -510,6 +612,7 @@ describe('fields a user does not own', () => {
       ['POST', '/api/executions/start', { workflowId: fixtures.publicWorkflowId }],
       ['POST', '/api/credits/purchase', { type: 'unique', planName: 'Starter', credits: 10, usdAmount: 5 }],
       ['POST', '/api/credits/subscription/cancel', {}],
+      ['PATCH', '/api/account/profile', { fullName: 'Mallory' }],
       ['POST', '/api/chat', { workflowId: fixtures.chatWorkflowId, messages: [], language: 'es' }],
       ['PATCH', `/api/admin/users/${mallory.id}`, { isAdmin: true }],
       ['POST', '/api/admin/users/adjust-credits', { userId: mallory.id, amount: 1000, reason: 'me' }],

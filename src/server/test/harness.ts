@@ -8,6 +8,7 @@ import { seed } from '../db/seed.js';
 import type { App } from '../types.js';
 import { ledgerMismatches } from './ledger-check.js';
 import { openApps } from './open-apps.js';
+import { parseJson, raiseSignupLimit, type ApiCall } from './signup-limit.js';
 import { ident, postgresTarget, withAdminClient } from './template.js';
 
 /** A fresh, migrated database of the kind this run tests (PostgreSQL with TEST_DATABASE_URL, else PGlite). */
@@ -67,11 +68,20 @@ export interface TestApp {
 
 export const TEST_ADMIN = { email: 'admin@test.example', password: 'admin-password-1' };
 
+export interface TestAppOptions extends BuildOptions {
+  /**
+   * Keep `signups_per_ip_per_hour` at its default. Otherwise the admin raises it through the config API once
+   * the app is ready: every test client signs up from 127.0.0.1.
+   */
+  keepSignupLimit?: boolean;
+}
+
 /** The whole app on a fresh database, seeded as at a first start, with an admin. */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: BuildOptions = { logger: false },
+  options: TestAppOptions = { logger: false },
 ): Promise<TestApp> {
+  const { keepSignupLimit = false, ...buildOptions } = options;
   const config = loadConfig({
     NODE_ENV: 'test',
     DEMO_WORKFLOWS: 'false',
@@ -83,8 +93,17 @@ export async function buildTestApp(
   const database = await createTestDatabase();
   await seed(database.db, config);
   const clock = testClock();
-  const app = await buildApp({ config, database, db: database.db, now: clock.now }, options);
+  const app = await buildApp(
+    { config, database, db: database.db, now: clock.now },
+    'logger' in buildOptions ? buildOptions : { ...buildOptions, logger: false },
+  );
   await app.ready();
+  if (!keepSignupLimit) {
+    await raiseSignupLimit(injectApi(app, config.publicUrl), {
+      email: env.ADMIN_EMAIL ?? TEST_ADMIN.email,
+      password: env.ADMIN_PASSWORD ?? TEST_ADMIN.password,
+    });
+  }
   const testApp: TestApp = {
     app,
     database,
@@ -111,4 +130,23 @@ export async function buildTestApp(
   };
   openApps.add(testApp);
   return testApp;
+}
+
+/** An ApiCall through app.inject, from 127.0.0.1 with the app's own origin. */
+function injectApi(app: App, origin: string): ApiCall {
+  return async (method, url, body, cookie) => {
+    const res = await app.inject({
+      method,
+      url,
+      headers: {
+        origin,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(cookie ? { cookie } : {}),
+      },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+    });
+    const setCookie = res.headers['set-cookie'];
+    const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
+    return { status: res.statusCode, body: parseJson(res.body), cookie: first?.split(';')[0] };
+  };
 }

@@ -11,6 +11,7 @@ import { createAccount } from '../modules/auth/service.js';
 import type { WorkflowService } from '../modules/executions/testing/workflow-service.js';
 import { createWorkflow } from '../modules/workflows/manage.js';
 import { restorePglite } from '../ops/backup.js';
+import { fetchApi, raiseSignupLimit } from './signup-limit.js';
 import { ident, postgresTarget, withAdminClient } from './template.js';
 
 /**
@@ -38,7 +39,8 @@ export async function processDatabase(label: string): Promise<ProcessDatabase> {
     const databaseUrl = urlFor(name);
     return {
       kind: 'postgres',
-      env: { DATABASE_URL: databaseUrl, DATA_DIR: dataDir },
+      // A real database means a real deployment to the server, which then wants the payment provider named.
+      env: { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PAYMENT_PROVIDER: 'demo' },
       open: () => openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 4 }),
       remove: async () => {
         await withAdminClient(adminUrl, (c) =>
@@ -109,6 +111,14 @@ export async function startServerProcess(options: {
   return { url, child, stderr: () => stderr, exited };
 }
 
+/** The admin seedSurveyWorkflow makes (it owns the workflow). */
+export const PROCESS_ADMIN = { email: 'owner@process.example', password: 'owner-password-1' };
+
+/** Lets the test sign up as many people from 127.0.0.1 as it needs: the admin raises the limit over HTTP. */
+export async function raiseProcessSignupLimit(server: ServerProcess): Promise<void> {
+  await raiseSignupLimit(fetchApi(server.url), PROCESS_ADMIN);
+}
+
 /**
  * The workflow a process test runs: a one-question survey costing one credit, owned by an admin made for it,
  * calling `webhookUrl`. Written straight to the database, before a server holds it.
@@ -116,12 +126,7 @@ export async function startServerProcess(options: {
 export async function seedSurveyWorkflow(database: ProcessDatabase, webhookUrl: string): Promise<string> {
   const opened = await database.open();
   try {
-    const owner = await createAccount(opened.db, {
-      email: 'owner@process.example',
-      password: 'owner-password-1',
-      fullName: 'Owner',
-      isAdmin: true,
-    });
+    const owner = await createAccount(opened.db, { ...PROCESS_ADMIN, fullName: 'Owner', isAdmin: true });
     const workflow = await createWorkflow(
       opened.db,
       ZWorkflowInput.parse({

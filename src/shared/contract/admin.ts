@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZAccountStatus } from './auth.js';
 import { ZBilingual } from './common.js';
+import { ZEmailStatus } from './emails.js';
 import { ZExecutionStatus, OUTPUT_TYPES } from './executions.js';
 import { INTERACTION_TYPES, ZSurveyQuestion, ZWorkflowInput } from './workflows.js';
 
@@ -40,6 +41,12 @@ export type TUserRef = z.infer<typeof ZUserRef>;
 /** A workflow as a list row refers to it; null in a row once the workflow is deleted. */
 export const ZWorkflowRef = z.object({ id: z.uuid(), name: ZBilingual });
 export type TWorkflowRef = z.infer<typeof ZWorkflowRef>;
+
+// E-mails (the outbox) ---------------------------------------------------------------------------------------
+
+/** `q` matches the start of the recipient's address. */
+export const ZAdminEmailListQuery = ZListPaging.extend({ status: optionalFilter(ZEmailStatus) });
+export type TAdminEmailListQuery = z.input<typeof ZAdminEmailListQuery>;
 
 // Users -----------------------------------------------------------------------------------------------------
 
@@ -242,10 +249,12 @@ export const AUDIT_ACTIONS = [
   'workflow_deleted',
   'workflow_status_changed',
   'config_updated',
+  'password_reset_sent',
+  'email_retried',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;
-export const AUDIT_TARGET_TYPES = ['user', 'workflow', 'config'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'workflow', 'config', 'email'] as const;
 
 /** `q` matches the start of the admin's e-mail or of the action name. */
 export const ZAdminAuditListQuery = ZListPaging.extend({
@@ -321,5 +330,10 @@ export const ZAdminStats = z.object({
   ),
   /** Same days: credits granted (positive ledger amounts) and spent (usage, as a positive number). */
   creditsPerDay: z.array(z.object({ date: z.string(), granted: z.number().int(), spent: z.number().int() })),
+  /**
+   * True when a real deployment (PostgreSQL) grants purchases without payment (PAYMENT_PROVIDER=demo): the
+   * panel shows a warning banner. Always false on the embedded database, where that is the point.
+   */
+  demoPayments: z.boolean(),
 });
 export type TAdminStats = z.infer<typeof ZAdminStats>;

@@ -21,10 +21,16 @@ export const ZChatMessage = z.object({
 });
 export type TChatMessage = z.infer<typeof ZChatMessage>;
 
+/**
+ * The server keeps each run's conversation itself: of `messages`, only the last entry is read, and it must be
+ * the user's new message (at most `chat_max_message_chars` characters, a live setting). Clients send just that
+ * message; the list stays a list so that clients which send the whole conversation keep working, up to the
+ * length a conversation at the default `chat_max_messages` reaches.
+ */
 export const ZChatRequest = z.object({
   workflowId: z.uuid(),
   executionId: z.uuid().optional(),
-  messages: z.array(ZChatMessage).min(1).max(200),
+  messages: z.array(ZChatMessage).min(1).max(100),
   language: ZLanguage,
 });
 export const ZChatResponse = z.object({ content: z.string() });

@@ -11,7 +11,7 @@ export const ZBilingual = z.object({
 });
 export type TBilingual = z.infer<typeof ZBilingual>;
 
-/** Display rule of the spec: current language, then en, then es, then empty. */
+/** Display rule for bilingual text: current language, then en, then es, then empty. */
 export function pickLanguage(text: Partial<TBilingual> | null | undefined, lng: string): string {
   if (!text) return '';
   const current = lng.startsWith('es') ? text.es : text.en;

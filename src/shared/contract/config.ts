@@ -43,6 +43,39 @@ export const CONFIG_ENTRIES = {
       es: 'Créditos por ejecución propuestos para workflows nuevos',
     },
   },
+  password_reset_minutes: {
+    schema: z.number().int().min(5).max(1440),
+    defaultValue: 60,
+    description: {
+      en: 'Minutes a password-reset link stays valid',
+      es: 'Minutos de validez de un enlace para restablecer la contraseña',
+    },
+  },
+  require_email_verification: {
+    schema: z.boolean(),
+    // Seeded true when SMTP_URL is set at first start (db/seed.ts): without mail nobody could verify.
+    defaultValue: false,
+    description: {
+      en: 'Accounts must verify their e-mail address before starting a run',
+      es: 'Las cuentas deben verificar su correo antes de iniciar una ejecución',
+    },
+  },
+  signups_per_ip_per_hour: {
+    schema: z.number().int().min(1).max(100000),
+    defaultValue: 5,
+    description: {
+      en: 'Most new accounts one IP address may create in an hour',
+      es: 'Máximo de cuentas nuevas desde una misma dirección IP en una hora',
+    },
+  },
+  chat_max_message_chars: {
+    schema: z.number().int().min(100).max(8000),
+    defaultValue: 2000,
+    description: {
+      en: 'Longest chat message a user may send, in characters',
+      es: 'Longitud máxima de un mensaje de chat del usuario, en caracteres',
+    },
+  },
 } as const satisfies Record<string, { schema: z.ZodType; defaultValue: unknown; description: TBilingual }>;
 
 export type ConfigKey = keyof typeof CONFIG_ENTRIES;

@@ -16,7 +16,7 @@ export const ZTransactionListQuery = z.object({
 });
 export type TTransactionListQuery = z.infer<typeof ZTransactionListQuery>;
 
-/** One ledger row as its owner sees it (spec section 3, user view). */
+/** One ledger row as its owner sees it (the user's view). */
 export const ZUserTransaction = z.object({
   id: z.uuid(),
   transaction_type: ZTransactionType,
@@ -60,7 +60,7 @@ export const ZPlansResponse = z.object({
 });
 export type TPlansResponse = z.infer<typeof ZPlansResponse>;
 
-/** The spec's purchase payload; credits and price must match the named plan exactly. */
+/** The purchase payload; credits and price must match the named plan exactly. */
 export const ZPurchaseRequest = z.object({
   type: z.enum(PLAN_TYPES),
   credits: z.number().int().positive(),

@@ -3,10 +3,14 @@ import { z } from 'zod';
 /** Every machine-readable error code the API can answer, with its HTTP status. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
+  /** A password-reset, verification or e-mail-change link that is unknown, used or expired. */
+  INVALID_TOKEN: 400,
   UNAUTHENTICATED: 401,
   INSUFFICIENT_CREDITS: 402,
   FORBIDDEN: 403,
   ACCOUNT_SUSPENDED: 403,
+  /** Starting a run needs a verified e-mail while `require_email_verification` is on. */
+  EMAIL_NOT_VERIFIED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,

@@ -17,6 +17,7 @@ export const ZRunResponseItem = z.object({
   question: z.string().max(10_000),
   answer: z.union([z.string().max(20_000), z.array(z.string().max(1000)).max(100)]),
 });
+/** A survey's answers. A chat run's are ignored: the server sends the workflow the conversation it kept. */
 export const ZCompleteRunRequest = z.object({
   responses: z.array(ZRunResponseItem).max(200),
 });

@@ -1,4 +1,4 @@
-// The plan catalogue of spec section 9. Plain constants (no zod) so any screen can show them cheaply;
+// The plan catalogue. Plain constants (no zod) so any screen can show them cheaply;
 // the server is the authority: a purchase is accepted only when it matches a plan here exactly.
 
 export const PLAN_TYPES = ['unique', 'monthly'] as const;
@@ -22,7 +22,7 @@ export interface TPlan {
   /** Stable id, unique within its type. */
   id: string;
   type: TPlanType;
-  /** The plan name the spec's client sends as `planName`. */
+  /** The plan name a client sends as `planName`. */
   name: string;
   credits: number;
   /** Price in US dollars (whole dollars in this catalogue). */
@@ -101,7 +101,7 @@ export function findPlan(type: TPlanType, planName: string): TPlan | undefined {
   return PLANS.find((p) => p.type === type && (p.name.toLowerCase() === wanted || p.id === wanted));
 }
 
-/** The three static cards of the account page (spec section 2); they differ from the packs on purpose. */
+/** The three static cards of the account page; they differ from the packs on purpose. */
 export const ACCOUNT_PAGE_CARDS = [
   { id: 'starter', name: 'Starter', credits: 10, priceUsd: 5, bonusCredits: 0, popular: false },
   { id: 'pro', name: 'Pro', credits: 50, priceUsd: 20, bonusCredits: 5, popular: true },

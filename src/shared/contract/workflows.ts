@@ -38,7 +38,7 @@ const nonBlank = (max: number) => z.string().trim().min(1).max(max);
 const ZRequiredBilingual = z.object({ es: nonBlank(200), en: nonBlank(200) });
 const ZOptionalBilingual = z.object({ es: z.string().trim().max(5000), en: z.string().trim().max(5000) });
 
-/** An admin's workflow form (create page and edit modal); server-side rules of spec section 5. */
+/** An admin's workflow form (create page and edit modal); the server applies the same rules. */
 export const ZWorkflowInput = z
   .object({
     userId: z.uuid(),

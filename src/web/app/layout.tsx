@@ -8,6 +8,7 @@ import { isAdminUser, useMe } from '../lib/session';
 import { useSignOut } from '../lib/sign-out';
 import { cn } from '../lib/utils';
 import { LanguageSwitch } from './language-switch';
+import { VerifyEmailBanner } from './verify-email-banner';
 
 // The modal (and the dialog library under it) loads on the first click of the credits badge.
 const CreditsModal = lazy(() => import('../features/billing/credits-modal'));
@@ -146,6 +147,7 @@ export function Layout() {
           </div>
         ) : null}
       </header>
+      <VerifyEmailBanner />
       <main className="flex-1">
         <Outlet />
       </main>

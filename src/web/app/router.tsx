@@ -16,6 +16,9 @@ const MyExecutionsPage = lazy(() => import('../features/executions/my-executions
 const AccountPage = lazy(() => import('../features/account/account-page'));
 const BuyCreditsPage = lazy(() => import('../features/billing/buy-credits-page'));
 const AdminRoutes = lazy(() => import('../features/admin/admin-layout'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
+const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
+const VerifyEmailPage = lazy(() => import('../features/auth/verify-email-page'));
 
 function Lazy({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -29,6 +32,31 @@ export const router = createBrowserRouter([
       { path: '/', element: <HomePage /> },
       { path: '/signin', element: <SignInPage /> },
       { path: '/signup', element: <SignUpPage /> },
+      // Reached from mailed links, signed in or not.
+      {
+        path: '/forgot-password',
+        element: (
+          <Lazy>
+            <ForgotPasswordPage />
+          </Lazy>
+        ),
+      },
+      {
+        path: '/reset-password',
+        element: (
+          <Lazy>
+            <ResetPasswordPage />
+          </Lazy>
+        ),
+      },
+      {
+        path: '/verify-email',
+        element: (
+          <Lazy>
+            <VerifyEmailPage />
+          </Lazy>
+        ),
+      },
       // The catalogue is public but blurred for visitors; it reads the session itself.
       {
         path: '/workflows',

@@ -1,4 +1,4 @@
-/** An answer that was not OK, with the message the spec's error rules give it. */
+/** An answer that was not OK, with the message the API's error rules give it. */
 export class ApiError extends Error {
   constructor(
     message: string,

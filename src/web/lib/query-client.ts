@@ -1,7 +1,7 @@
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
 import { api } from './api';
 
-/** The spec's default: a query's first key is the path it GETs. */
+/** The default fetcher: a query's first key is the path it GETs. */
 const defaultQueryFn: QueryFunction = ({ queryKey }) => {
   const [path] = queryKey;
   if (typeof path !== 'string') throw new Error('The first query key must be an API path');

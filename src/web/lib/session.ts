@@ -1,13 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TSessionUser } from '../../shared/contract/auth';
 import { api } from './api';
+import { queryKeys } from './query-keys';
 
-export const ME_KEY = ['/api/auth/me'] as const;
 const FIVE_MINUTES = 5 * 60 * 1000;
 
 /** The signed-in user, or null: any failure of the call means signed out. */
 export const meQuery = queryOptions({
-  queryKey: ME_KEY,
+  queryKey: queryKeys.me,
   queryFn: async (): Promise<TSessionUser | null> => {
     try {
       return await api<TSessionUser>('/api/auth/me');

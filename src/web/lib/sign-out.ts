@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from './api';
-import { ME_KEY } from './session';
+import { queryKeys } from './query-keys';
 
 /** Ends the session; the user becomes null and every cached answer is dropped. */
 export function useSignOut() {
@@ -9,7 +9,7 @@ export function useSignOut() {
     mutationFn: () => apiPost<{ ok: true }>('/api/auth/signout'),
     onSettled: () => {
       queryClient.clear();
-      queryClient.setQueryData(ME_KEY, null);
+      queryClient.setQueryData(queryKeys.me, null);
     },
   });
 }

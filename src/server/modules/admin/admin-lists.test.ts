@@ -105,7 +105,7 @@ afterAll(async () => {
 });
 
 describe('GET /api/admin/users', () => {
-  it('lists users newest first with the spec columns and the total in X-Total-Count', async () => {
+  it('lists users newest first with their columns and the total in X-Total-Count', async () => {
     const { rows, total, status } = await list<TAdminUser>('/api/admin/users');
     expect(status).toBe(200);
     expect(total).toBe(5);
@@ -270,10 +270,15 @@ describe('GET /api/admin/audit', () => {
       targetId: ids.ana,
       details: { changes: { accountStatus: { from: 'active', to: 'suspended' } } },
     });
-    expect(all.total).toBe(7);
+    // This file's seven actions, and the harness raising signups_per_ip_per_hour before them.
+    expect(all.total).toBe(8);
+    expect(all.rows.at(-1)).toMatchObject({
+      actionType: 'config_updated',
+      details: { key: 'signups_per_ip_per_hour' },
+    });
 
     expect((await list<TAdminAuditEntry>('/api/admin/audit?q=credits')).total).toBe(2);
-    expect((await list<TAdminAuditEntry>('/api/admin/audit?q=admin%40test')).total).toBe(7);
+    expect((await list<TAdminAuditEntry>('/api/admin/audit?q=admin%40test')).total).toBe(8);
     expect((await list<TAdminAuditEntry>('/api/admin/audit?q=pedro')).total).toBe(0);
     const created = await list<TAdminAuditEntry>('/api/admin/audit?action=workflow_created');
     expect(created.rows.map((r) => r.targetId).sort()).toEqual(
@@ -331,6 +336,8 @@ describe('GET /api/admin/stats', () => {
     expect(grantedToday).toBeGreaterThanOrEqual(40);
     expect(creditsToday?.granted).toBe(grantedToday);
     expect(creditsToday?.spent).toBe(0);
+    // Demo payments on the embedded database are the demo itself: no banner.
+    expect(stats.demoPayments).toBe(false);
   });
 
   it('counts usage as credits spent', async () => {

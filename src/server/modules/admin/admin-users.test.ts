@@ -186,10 +186,14 @@ describe('live configuration', () => {
   it('lists every entry with its key, description and value', async () => {
     const list = await entries();
     expect(list.map((e) => e.key).sort()).toEqual([
+      'chat_max_message_chars',
       'chat_max_messages',
       'default_credits_per_execution',
       'max_result_file_mb',
+      'password_reset_minutes',
+      'require_email_verification',
       'signup_bonus_credits',
+      'signups_per_ip_per_hour',
       'webhook_timeout_minutes',
     ]);
     expect(list.find((e) => e.key === 'webhook_timeout_minutes')).toMatchObject({

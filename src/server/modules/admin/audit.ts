@@ -1,11 +1,11 @@
-import type { TAuditAction } from '../../../shared/contract/admin.js';
+import type { AUDIT_TARGET_TYPES, TAuditAction } from '../../../shared/contract/admin.js';
 import type { Tx } from '../../db/client.js';
 import { adminAuditLogs } from '../../db/schema.js';
 
 export interface AuditEntry {
   adminId: string;
   action: TAuditAction;
-  targetType: 'user' | 'workflow' | 'config';
+  targetType: (typeof AUDIT_TARGET_TYPES)[number];
   targetId: string;
   /** What changed, for a person reading the log later. Never a secret, a password or a token. */
   details: Record<string, unknown>;

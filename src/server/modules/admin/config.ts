@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { adminConfig } from '../../db/schema.js';
 import { setSetting } from '../settings/service.js';
 import { writeAudit } from './audit.js';
-import { iso } from './lists.js';
+import { iso } from '../../lib/dates.js';
 
 function toEntry(row: typeof adminConfig.$inferSelect): TAdminConfigEntry {
   return {

@@ -15,6 +15,7 @@ import type {
 } from '../../../shared/contract/admin.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { newestFirst, queryRows } from '../../db/sql-helpers.js';
+import { iso, isoOrNull } from '../../lib/dates.js';
 import {
   adminAuditLogs,
   creditTransactions,
@@ -28,9 +29,6 @@ import { tallyRuns } from '../executions/tally.js';
 export interface Page<T> extends Total {
   rows: T[];
 }
-
-export const iso = (d: Date): string => d.toISOString();
-export const isoOrNull = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /**
  * Newest first for a searched list: the same order written so that no index can serve it. A name search's

@@ -27,6 +27,7 @@ import {
 } from '../../../shared/contract/admin.js';
 import { ZIdParams } from '../../../shared/contract/common.js';
 import { ZErrorBody } from '../../../shared/contract/errors.js';
+import { demoPaymentsInProduction } from '../../config.js';
 import { requireAdmin } from '../../plugins/session.js';
 import type { App, AppDeps } from '../../types.js';
 import { listConfig, updateConfig } from './config.js';
@@ -52,7 +53,7 @@ const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorB
 const tags = ['admin'];
 
 /** A list page: the rows as the body, the total of all pages in X-Total-Count. */
-function sendPage<T>(reply: FastifyReply, page: Page<T>): T[] {
+export function sendPage<T>(reply: FastifyReply, page: Page<T>): T[] {
   void reply.header(TOTAL_COUNT_HEADER, String(page.total));
   if (page.estimated) void reply.header(TOTAL_ESTIMATED_HEADER, 'true');
   return page.rows;
@@ -73,7 +74,10 @@ export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
         response: { 200: ZAdminStats, ...errors },
       },
     },
-    async () => getAdminStats(db, deps.now()),
+    async () => ({
+      ...(await getAdminStats(db, deps.now())),
+      demoPayments: demoPaymentsInProduction(deps.config),
+    }),
   );
 
   // Lists -----------------------------------------------------------------------------------------------------

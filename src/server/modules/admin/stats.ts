@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { newestFirst, ts } from '../../db/sql-helpers.js';
 import { creditTransactions, userProfiles, userWorkflows, workflowExecutions } from '../../db/schema.js';
 import { tallyRuns } from '../executions/tally.js';
-import { iso } from './lists.js';
+import { iso } from '../../lib/dates.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -16,10 +16,21 @@ export function statsDays(now: Date): string[] {
   );
 }
 
+type BigintText = string | number | bigint;
+
+/**
+ * A bigint sum as the JSON number the answer carries. The drivers give bigints as text (node-postgres) or
+ * bigint (PGlite); past 2^53 a number would be silently rounded, so the answer says the largest exact one.
+ */
+function safeNumber(value: BigintText): number {
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : n > 0 ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
+}
+
 const utcDay = (column: unknown) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
 
 /** The dashboard: totals, top workflows, the newest runs and two 30-day series (zero-filled). */
-export async function getAdminStats(db: Db, now: Date): Promise<TAdminStats> {
+export async function getAdminStats(db: Db, now: Date): Promise<Omit<TAdminStats, 'demoPayments'>> {
   const days = statsDays(now);
   const since = ts(new Date(`${days[0]}T00:00:00.000Z`));
 
@@ -74,8 +85,10 @@ export async function getAdminStats(db: Db, now: Date): Promise<TAdminStats> {
     db
       .select({
         day: creditDay,
-        granted: sql<number>`coalesce(sum(${creditTransactions.amount}) filter (where ${creditTransactions.amount} > 0), 0)::int`,
-        spent: sql<number>`coalesce(-sum(${creditTransactions.amount}) filter (where ${creditTransactions.transactionType} = 'usage'), 0)::int`,
+        // bigint: one busy day (or one large grant) passes 2^31 credits, which an int cast turns into an error
+        // that breaks the dashboard for the 30 days the day stays in the window.
+        granted: sql<BigintText>`coalesce(sum(${creditTransactions.amount}) filter (where ${creditTransactions.amount} > 0), 0)::bigint`,
+        spent: sql<BigintText>`coalesce(-sum(${creditTransactions.amount}) filter (where ${creditTransactions.transactionType} = 'usage'), 0)::bigint`,
       })
       .from(creditTransactions)
       .where(gte(creditTransactions.createdAt, since))
@@ -102,15 +115,15 @@ export async function getAdminStats(db: Db, now: Date): Promise<TAdminStats> {
       users: users?.n ?? 0,
       workflows: workflows?.n ?? 0,
       executions: Number(workflows?.runs ?? 0),
-      creditsDistributed: Number(distributed?.n ?? 0),
+      creditsDistributed: safeNumber(distributed?.n ?? 0),
     },
     topWorkflows: top,
     recentActivity: recent.map((r) => ({ ...r, createdAt: iso(r.createdAt) })),
     runsPerDay,
     creditsPerDay: days.map((date) => ({
       date,
-      granted: Number(creditIndex.get(date)?.granted ?? 0),
-      spent: Number(creditIndex.get(date)?.spent ?? 0),
+      granted: safeNumber(creditIndex.get(date)?.granted ?? 0),
+      spent: safeNumber(creditIndex.get(date)?.spent ?? 0),
     })),
   };
 }

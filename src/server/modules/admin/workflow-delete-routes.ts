@@ -5,7 +5,7 @@ import { requireAdmin } from '../../plugins/session.js';
 import type { App, AppDeps } from '../../types.js';
 import { deleteWorkflowAsAdmin } from './workflows.js';
 
-/** DELETE /api/workflows/{id} (the spec's path, admins only). Mounted at /api/workflows behind the admin guard. */
+/** DELETE /api/workflows/{id} (the documented public path, admins only). Mounted at /api/workflows behind the admin guard. */
 export async function workflowDeleteRoutes(app: App, deps: AppDeps): Promise<void> {
   app.delete(
     '/:id',

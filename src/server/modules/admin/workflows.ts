@@ -20,7 +20,8 @@ import {
   type WorkflowRow,
 } from '../workflows/manage.js';
 import { writeAudit } from './audit.js';
-import { isoOrNull, toAdminWorkflow } from './lists.js';
+import { isoOrNull } from '../../lib/dates.js';
+import { toAdminWorkflow } from './lists.js';
 
 /** Fields whose old and new values are written into the audit log; the others are only named there. */
 const AUDITED_VALUES = [

@@ -7,6 +7,7 @@ import { buildTestApp, type TestApp } from '../../test/harness.js';
 import { signUpUser, TestClient, uniqueEmail } from '../../test/client.js';
 import { ledgerMismatches } from '../../test/ledger-check.js';
 import { dummyPasswordHash, hashPassword } from './passwords.js';
+import { SIGNIN_RULES } from './service.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -117,10 +118,10 @@ describe('sign-in answers reveal nothing about which accounts exist', () => {
 });
 
 describe('sign-in throttling', () => {
-  it('blocks an address after 10 failures on any accounts, with 429 and Retry-After, for 15 minutes', async () => {
+  it('blocks an address after its limit of failures on any accounts, with 429 and Retry-After, for 15 minutes', async () => {
     const ip = '203.0.113.7';
     const victim = await signUpUser(t);
-    for (let i = 0; i < 10; i += 1) {
+    for (let i = 0; i < SIGNIN_RULES.ip.limit; i += 1) {
       const res = await signinFrom(ip, { email: uniqueEmail('spray'), password: 'guess-password' });
       expect(res.statusCode).toBe(401);
     }
@@ -147,7 +148,7 @@ describe('sign-in throttling', () => {
     } finally {
       t.clock.reset();
     }
-  });
+  }, 120_000);
 
   it('counts failures inside one 15-minute window only', async () => {
     const { email, password } = await signUpUser(t);
@@ -166,20 +167,80 @@ describe('sign-in throttling', () => {
     }
   });
 
-  it('starts the count again after a successful sign-in', async () => {
+  it("starts the e-mail's count again after a success, but not the address's", async () => {
+    const ip = '192.0.2.100';
     const { email, password } = await signUpUser(t);
-    for (let i = 0; i < 9; i += 1) {
-      await signinFrom(`192.0.2.${100 + i}`, { email, password: 'wrong-password' });
+    for (let i = 0; i < SIGNIN_RULES.emailAndIp.limit - 1; i += 1) {
+      expect((await signinFrom(ip, { email, password: 'wrong-password' })).statusCode).toBe(401);
     }
-    expect((await signinFrom('192.0.2.150', { email, password })).statusCode).toBe(200);
+    expect((await signinFrom(ip, { email, password })).statusCode).toBe(200);
+    const keys = (await t.database.db.select().from(authThrottle)).map((r) => r.key);
+    expect(keys.filter((k) => k.includes(email))).toEqual([]);
+    const [ipRow] = await t.database.db
+      .select()
+      .from(authThrottle)
+      .where(eq(authThrottle.key, `signin:ip:${ip}`));
+    expect(ipRow?.failures).toBe(SIGNIN_RULES.emailAndIp.limit - 1);
+    expect((await signinFrom(ip, { email, password: 'wrong-password' })).statusCode).toBe(401);
+    expect((await signinFrom(ip, { email, password })).statusCode).toBe(200);
+  });
+
+  it('does not let a success reset a spray from the same address', async () => {
+    const ip = '192.0.2.160';
+    const own = await signUpUser(t);
+    for (let i = 0; i < SIGNIN_RULES.ip.limit - 1; i += 1) {
+      expect(
+        (await signinFrom(ip, { email: uniqueEmail('spray'), password: 'guess-password' })).statusCode,
+      ).toBe(401);
+    }
+    // The attacker signs into their own account to wipe the count, as the review did.
+    expect((await signinFrom(ip, { email: own.email, password: own.password })).statusCode).toBe(200);
     expect(
-      await t.database.db
-        .select()
-        .from(authThrottle)
-        .where(eq(authThrottle.key, `email:${email}`)),
-    ).toEqual([]);
-    expect((await signinFrom('192.0.2.151', { email, password: 'wrong-password' })).statusCode).toBe(401);
-    expect((await signinFrom('192.0.2.152', { email, password })).statusCode).toBe(200);
+      (await signinFrom(ip, { email: uniqueEmail('spray'), password: 'guess-password' })).statusCode,
+    ).toBe(401);
+    expect(
+      (await signinFrom(ip, { email: uniqueEmail('spray'), password: 'guess-password' })).statusCode,
+    ).toBe(429);
+  }, 120_000);
+
+  it("locks a guesser's address out of one account without locking its owner out everywhere", async () => {
+    const owner = await signUpUser(t);
+    for (let i = 0; i < SIGNIN_RULES.emailAndIp.limit; i += 1) {
+      await signinFrom('192.0.2.170', { email: owner.email, password: 'guess-password' });
+    }
+    expect(
+      (await signinFrom('192.0.2.170', { email: owner.email, password: owner.password })).statusCode,
+    ).toBe(429);
+    expect(
+      (await signinFrom('198.51.100.170', { email: owner.email, password: owner.password })).statusCode,
+    ).toBe(200);
+  });
+
+  it('caps failures on one e-mail from everywhere, more loosely', async () => {
+    const target = await signUpUser(t);
+    for (let i = 0; i < SIGNIN_RULES.email.limit; i += 1) {
+      const res = await signinFrom(`100.64.${Math.floor(i / 200)}.${i % 200}`, {
+        email: target.email,
+        password: 'guess-password',
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    expect(
+      (await signinFrom('100.65.0.1', { email: target.email, password: target.password })).statusCode,
+    ).toBe(429);
+  }, 120_000);
+
+  it('lets at most the limit of 100 concurrent wrong passwords for one e-mail reach the password check', async () => {
+    const target = await signUpUser(t);
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        signinFrom('192.0.2.200', { email: target.email, password: 'wrong-guess' }),
+      ),
+    );
+    const statuses = answers.map((r) => r.statusCode);
+    // A 401 is an attempt whose password was verified; every other one was refused before.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(SIGNIN_RULES.emailAndIp.limit);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(100 - SIGNIN_RULES.emailAndIp.limit);
   });
 });
 
@@ -200,18 +261,18 @@ describe('the client address behind a reverse proxy', () => {
           payload: JSON.stringify({ email: uniqueEmail(), password: 'guess-password' }),
         });
       // The attacker (203.0.113.66) writes a new left-most address on every try; the proxy appends the real one.
-      for (let i = 0; i < 10; i += 1) {
-        expect((await from(`198.18.0.${i}, 203.0.113.66`)).statusCode).toBe(401);
+      for (let i = 0; i < SIGNIN_RULES.ip.limit; i += 1) {
+        expect((await from(`198.18.0.${i % 250}, 203.0.113.66`)).statusCode).toBe(401);
       }
       expect((await from('198.18.0.200, 203.0.113.66')).statusCode).toBe(429);
       expect((await from('203.0.113.67')).statusCode).toBe(401);
       // A client that connects directly is not a proxy: its own X-Forwarded-For is ignored.
-      for (let i = 0; i < 10; i += 1) {
-        expect((await from(`198.18.1.${i}`, '198.51.100.77')).statusCode).toBe(401);
+      for (let i = 0; i < SIGNIN_RULES.ip.limit; i += 1) {
+        expect((await from(`198.18.1.${i % 250}`, '198.51.100.77')).statusCode).toBe(401);
       }
       expect((await from('198.18.1.200', '198.51.100.77')).statusCode).toBe(429);
     } finally {
       await proxied.close();
     }
-  });
+  }, 120_000);
 });

@@ -1,8 +1,18 @@
-import { ZSessionUser, ZSigninRequest, ZSignupRequest } from '../../../shared/contract/auth.js';
+import {
+  ZPasswordResetConfirm,
+  ZPasswordResetRequest,
+  ZSessionUser,
+  ZSigninRequest,
+  ZSignupRequest,
+  ZVerifyEmailRequest,
+  ZVerifyEmailResponse,
+} from '../../../shared/contract/auth.js';
 import { ZOk } from '../../../shared/contract/common.js';
 import { ZErrorBody } from '../../../shared/contract/errors.js';
 import { clearSessionCookie, requireUser, sessionToken, setSessionCookie } from '../../plugins/session.js';
+import { requestLanguage } from '../../lib/language.js';
 import type { App, AppDeps } from '../../types.js';
+import { confirmPasswordReset, requestPasswordReset, resendVerification, verifyEmail } from './recovery.js';
 import { openSession, SESSION_ABSOLUTE_MS, signin, signout, signup, toSessionUser } from './service.js';
 
 // The server enforces the sliding idle timeout; the browser keeps the cookie for the absolute lifetime, so
@@ -17,11 +27,12 @@ export async function authRoutes(app: App, deps: AppDeps): Promise<void> {
         tags: ['auth'],
         summary: 'Create an account (with the sign-up bonus) and sign in',
         body: ZSignupRequest,
-        response: { 201: ZSessionUser, 400: ZErrorBody, 409: ZErrorBody },
+        response: { 201: ZSessionUser, 400: ZErrorBody, 409: ZErrorBody, 429: ZErrorBody },
       },
     },
     async (request, reply) => {
-      const profile = await signup(deps.db, request.body);
+      const language = request.body.language ?? requestLanguage(request);
+      const profile = await signup(deps, { ...request.body, language }, request.ip);
       const token = await openSession(deps.db, profile.id, deps.now());
       setSessionCookie(reply, deps, token, cookieMaxAge);
       return reply.status(201).send(toSessionUser(profile));
@@ -53,6 +64,68 @@ export async function authRoutes(app: App, deps: AppDeps): Promise<void> {
       if (token) await signout(deps.db, token);
       clearSessionCookie(reply, deps);
       return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/password-reset/request',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Mail a password reset link (the same answer whether or not the account exists)',
+        body: ZPasswordResetRequest,
+        response: { 202: ZOk, 400: ZErrorBody, 429: ZErrorBody },
+      },
+    },
+    async (request, reply) => {
+      await requestPasswordReset(deps, request.body.email, request.ip);
+      return reply.status(202).send({ ok: true as const });
+    },
+  );
+
+  app.post(
+    '/password-reset/confirm',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password from a reset link; ends every session and signs in here',
+        body: ZPasswordResetConfirm,
+        response: { 200: ZSessionUser, 400: ZErrorBody, 403: ZErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { token, user } = await confirmPasswordReset(deps, request.body);
+      setSessionCookie(reply, deps, token, cookieMaxAge);
+      return user;
+    },
+  );
+
+  app.post(
+    '/verify-email',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Use a verification link: verify the address, or apply the e-mail change it was sent for',
+        body: ZVerifyEmailRequest,
+        response: { 200: ZVerifyEmailResponse, 400: ZErrorBody, 403: ZErrorBody, 409: ZErrorBody },
+      },
+    },
+    async (request) => verifyEmail(deps, request.body.token),
+  );
+
+  app.post(
+    '/verify-email/resend',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Mail a new verification link to the signed-in account',
+        response: { 202: ZOk, 401: ZErrorBody, 409: ZErrorBody, 429: ZErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      await resendVerification(deps, user.id);
+      return reply.status(202).send({ ok: true as const });
     },
   );
 

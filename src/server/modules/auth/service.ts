@@ -1,14 +1,24 @@
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, or, sql } from 'drizzle-orm';
 import type { TSessionUser, TSigninRequest, TSignupRequest } from '../../../shared/contract/auth.js';
+import type { TLanguage } from '../../../shared/contract/common.js';
+import type { Config } from '../../config.js';
+import type { AppDeps } from '../../types.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { ts } from '../../db/sql-helpers.js';
-import { authThrottle, sessions, userProfiles, users } from '../../db/schema.js';
+import { accountTokens, sessions, userProfiles, users } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import { newToken, sha256Hex } from '../../lib/tokens.js';
 import { applyLedgerEntry } from '../credits/ledger.js';
 import { getSetting } from '../settings/service.js';
 import { isCommonPassword } from './common-passwords.js';
+import { sendVerificationMail } from './mails.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
+import {
+  clearAttempts,
+  deleteSpentAttempts,
+  refundAttempt,
+  takeAttempts,
+  type ThrottleRule,
+} from './throttle.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Sliding idle lifetime of a session, renewed when used. */
@@ -18,8 +28,15 @@ export const SESSION_ABSOLUTE_MS = 90 * DAY_MS;
 /** Renew the sliding expiry at most once per this interval, so reads do not write on every request. */
 const SESSION_RENEW_AFTER_MS = DAY_MS;
 
-export const THROTTLE_MAX_FAILURES = 10;
-export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
+/** Sign-in attempts: per e-mail from one address, per e-mail from anywhere (looser), and per address. */
+export const SIGNIN_WINDOW_MS = 15 * 60 * 1000;
+export const SIGNIN_RULES = {
+  emailAndIp: { limit: 10, windowMs: SIGNIN_WINDOW_MS },
+  // Looser, so a flood against one address from many places does not lock its owner out everywhere at once.
+  email: { limit: 50, windowMs: SIGNIN_WINDOW_MS },
+  // Successes give their attempt back, so this counts failures: a spray over many e-mails from one address.
+  ip: { limit: 100, windowMs: SIGNIN_WINDOW_MS },
+} satisfies Record<string, ThrottleRule>;
 
 export interface SessionRecord {
   user: TSessionUser;
@@ -36,13 +53,27 @@ export function toSessionUser(p: typeof userProfiles.$inferSelect): TSessionUser
     is_admin: p.isAdmin,
     isAdmin: p.isAdmin,
     account_status: p.accountStatus,
+    email_verified: p.emailVerifiedAt !== null,
+    emailVerified: p.emailVerifiedAt !== null,
+    language: p.language,
   };
 }
 
-/** Creates the account, its profile and the sign-up bonus in one transaction. */
+/**
+ * Creates the account, its profile and the sign-up bonus in one transaction. With `verification`, the
+ * verification mail is written in the same transaction; without it (accounts an operator creates, such as
+ * admins) the address counts as verified.
+ */
 export async function createAccount(
   db: Db,
-  input: { email: string; password: string; fullName: string | null; isAdmin?: boolean },
+  input: {
+    email: string;
+    password: string;
+    fullName: string | null;
+    isAdmin?: boolean;
+    language?: TLanguage;
+  },
+  verification?: { config: Config; now: Date },
 ): Promise<typeof userProfiles.$inferSelect> {
   const hashedPassword = await hashPassword(input.password);
   return db.transaction(async (tx) => {
@@ -52,56 +83,62 @@ export async function createAccount(
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
     if (!user) throw new AppError('CONFLICT', 'An account with this email already exists');
-    await tx
-      .insert(userProfiles)
-      .values({ id: user.id, email: input.email, fullName: input.fullName, isAdmin: input.isAdmin ?? false });
+    await tx.insert(userProfiles).values({
+      id: user.id,
+      email: input.email,
+      fullName: input.fullName,
+      isAdmin: input.isAdmin ?? false,
+      language: input.language ?? 'en',
+      emailVerifiedAt: verification ? null : new Date(),
+    });
     const bonus = await getSetting(tx, 'signup_bonus_credits');
     if (bonus > 0) {
       await applyLedgerEntry(tx, { userId: user.id, amount: bonus, type: 'bonus', notes: 'Sign-up bonus' });
     }
     const [profile] = await tx.select().from(userProfiles).where(eq(userProfiles.id, user.id));
     if (!profile) throw new Error('profile missing after insert');
+    if (verification) await sendVerificationMail(tx, verification.config, profile, verification.now);
     return profile;
   });
 }
 
-export async function signup(db: Db, input: TSignupRequest) {
-  if (isCommonPassword(input.password)) {
+/** New accounts one address may create per window; the count is the live `signups_per_ip_per_hour`. */
+export const SIGNUP_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * Creates an account from the sign-up form. Every account comes with the sign-up bonus, so accounts per
+ * address are throttled: the attempt is counted in one statement before the account is made (parallel
+ * sign-ups cannot all slip under the limit), and given back when no account came of it (an address already
+ * taken), so a person who mistypes is not locked out.
+ */
+export async function signup(deps: AppDeps, input: TSignupRequest & { language: TLanguage }, ip: string) {
+  const { db } = deps;
+  const now = deps.now();
+  assertUsablePassword(input.password);
+  const key = `signup:ip:${ip}`;
+  const rule: ThrottleRule = {
+    limit: await getSetting(db, 'signups_per_ip_per_hour'),
+    windowMs: SIGNUP_WINDOW_MS,
+  };
+  await takeAttempts(db, [{ key, rule }], now, 'Too many new accounts from this address. Try again later.');
+  try {
+    return await createAccount(
+      db,
+      { email: input.email, password: input.password, fullName: input.fullName, language: input.language },
+      { config: deps.config, now },
+    );
+  } catch (err) {
+    await refundAttempt(db, key, rule);
+    throw err;
+  }
+}
+
+/** The rules a new password must meet beyond its length (the contract checks that). */
+export function assertUsablePassword(password: string, field = 'password'): void {
+  if (isCommonPassword(password)) {
     throw new AppError('VALIDATION_ERROR', 'This password is too common. Choose a less predictable one.', {
-      fields: [{ field: 'password', message: 'too common' }],
+      fields: [{ field, message: 'too common' }],
     });
-  }
-  return createAccount(db, { email: input.email, password: input.password, fullName: input.fullName });
-}
-
-async function checkThrottle(db: Db, keys: string[], now: Date): Promise<void> {
-  for (const key of keys) {
-    const [row] = await db.select().from(authThrottle).where(eq(authThrottle.key, key));
-    if (row?.blockedUntil && row.blockedUntil > now) {
-      const retryAfter = Math.ceil((row.blockedUntil.getTime() - now.getTime()) / 1000);
-      throw new AppError('RATE_LIMITED', 'Too many failed sign-in attempts. Try again later.', {
-        retryAfter,
-      });
-    }
-  }
-}
-
-async function recordFailure(db: Db, keys: string[], now: Date): Promise<void> {
-  const windowStart = ts(new Date(now.getTime() - THROTTLE_WINDOW_MS));
-  const blockUntil = ts(new Date(now.getTime() + THROTTLE_WINDOW_MS));
-  for (const key of keys) {
-    // A failure outside the current window starts a new count; the tenth failure inside it blocks the key.
-    await db
-      .insert(authThrottle)
-      .values({ key, failures: 1, windowStartedAt: now })
-      .onConflictDoUpdate({
-        target: authThrottle.key,
-        set: {
-          failures: sql`case when ${authThrottle.windowStartedAt} < ${windowStart} then 1 else ${authThrottle.failures} + 1 end`,
-          windowStartedAt: sql`case when ${authThrottle.windowStartedAt} < ${windowStart} then ${ts(now)} else ${authThrottle.windowStartedAt} end`,
-          blockedUntil: sql`case when ${authThrottle.windowStartedAt} >= ${windowStart} and ${authThrottle.failures} + 1 >= ${THROTTLE_MAX_FAILURES} then ${blockUntil} else null end`,
-        },
-      });
   }
 }
 
@@ -114,22 +151,33 @@ export async function signin(
   ip: string,
   now: Date,
 ): Promise<{ token: string; user: TSessionUser }> {
-  const keys = [`email:${input.email}`, `ip:${ip}`];
-  await checkThrottle(db, keys, now);
+  const keys = {
+    emailAndIp: `signin:email-ip:${input.email}|${ip}`,
+    email: `signin:email:${input.email}`,
+    ip: `signin:ip:${ip}`,
+  };
+  // Counted before the password is verified, in one statement per key: concurrent guesses cannot all pass
+  // a check that a later failure count would have closed.
+  await takeAttempts(
+    db,
+    (Object.keys(keys) as Array<keyof typeof keys>).map((k) => ({ key: keys[k], rule: SIGNIN_RULES[k] })),
+    now,
+    'Too many failed sign-in attempts. Try again later.',
+  );
   const [row] = await db
     .select({ user: users, profile: userProfiles })
     .from(users)
     .innerJoin(userProfiles, eq(userProfiles.id, users.id))
     .where(eq(users.email, input.email));
   const ok = await verifyPassword(row?.user.hashedPassword ?? (await dummyPasswordHash()), input.password);
-  if (!row || !ok) {
-    await recordFailure(db, keys, now);
-    throw INVALID_CREDENTIALS();
-  }
+  if (!row || !ok) throw INVALID_CREDENTIALS();
   if (row.profile.accountStatus === 'suspended') {
     throw new AppError('ACCOUNT_SUSPENDED', 'This account is suspended');
   }
-  await db.delete(authThrottle).where(sql`${authThrottle.key} in (${keys[0]}, ${keys[1]})`);
+  // Only this e-mail's counters start again; the address keeps its count of failures (this success is given
+  // back), so signing into one's own account now and then does not reset a spray against other accounts.
+  await clearAttempts(db, [keys.emailAndIp, keys.email]);
+  await refundAttempt(db, keys.ip, SIGNIN_RULES.ip);
   const token = newToken(32);
   await db.transaction(async (tx) => {
     await tx.insert(sessions).values({
@@ -207,12 +255,6 @@ export async function revokeUserSessions(db: DbOrTx, userId: string): Promise<vo
 /** Deletes sessions past either limit and throttle counters that no longer count or block anything. */
 export async function deleteExpiredAuthState(db: Db, now: Date): Promise<void> {
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)));
-  await db
-    .delete(authThrottle)
-    .where(
-      and(
-        lt(authThrottle.windowStartedAt, new Date(now.getTime() - THROTTLE_WINDOW_MS)),
-        or(isNull(authThrottle.blockedUntil), lt(authThrottle.blockedUntil, now)),
-      ),
-    );
+  await deleteSpentAttempts(db, now);
+  await db.delete(accountTokens).where(lt(accountTokens.expiresAt, now));
 }

@@ -1,14 +1,18 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { userWorkflows, workflowExecutions } from '../../db/schema.js';
+import type { TranscriptTurn } from './transcript.js';
 
 // The executions module owns workflow_executions. Chat reads a run's identity and status and reads and
-// updates only its chat column (chat_message_count), here and nowhere else.
+// updates only its chat columns, here and nowhere else: chat_message_count, and input_data while the run is
+// pending, which holds the conversation so far (transcript.ts) until completing the run replaces it with the
+// responses made from it.
 
 export interface ChatWorkflow {
   id: string;
   name: { es: string; en: string };
   interactionType: 'chatbot' | 'survey';
+  welcomeMessage: { es: string; en: string } | null;
   aiPrompt: string | null;
 }
 
@@ -17,6 +21,8 @@ export interface ChatRun {
   workflowId: string;
   status: string;
   chatMessageCount: number;
+  /** The stored transcript (read it with readTranscript). */
+  inputData: unknown;
 }
 
 export async function findChatWorkflow(db: Db, workflowId: string): Promise<ChatWorkflow | undefined> {
@@ -25,6 +31,7 @@ export async function findChatWorkflow(db: Db, workflowId: string): Promise<Chat
       id: userWorkflows.id,
       name: userWorkflows.name,
       interactionType: userWorkflows.interactionType,
+      welcomeMessage: userWorkflows.welcomeMessage,
       aiPrompt: userWorkflows.aiPrompt,
     })
     .from(userWorkflows)
@@ -37,6 +44,7 @@ const runColumns = {
   workflowId: workflowExecutions.workflowId,
   status: workflowExecutions.status,
   chatMessageCount: workflowExecutions.chatMessageCount,
+  inputData: workflowExecutions.inputData,
 };
 
 /** The caller's run with this id, whatever its status. */
@@ -94,4 +102,25 @@ export async function releaseChatMessage(db: Db, executionId: string): Promise<v
     .update(workflowExecutions)
     .set({ chatMessageCount: sql`${workflowExecutions.chatMessageCount} - 1` })
     .where(and(eq(workflowExecutions.id, executionId), sql`${workflowExecutions.chatMessageCount} > 0`));
+}
+
+/**
+ * Adds turns to a pending run's transcript, starting it with `opening` when the run has none yet. One
+ * statement on the row: concurrent replies each add their whole exchange, never half of one, and a run that
+ * stopped being pending meanwhile (completed, expired) is left alone. False when nothing was added.
+ */
+export async function appendChatTurns(
+  db: Db,
+  executionId: string,
+  opening: TranscriptTurn[],
+  turns: TranscriptTurn[],
+): Promise<boolean> {
+  const rows = await db
+    .update(workflowExecutions)
+    .set({
+      inputData: sql`coalesce(${workflowExecutions.inputData}, ${JSON.stringify(opening)}::jsonb) || ${JSON.stringify(turns)}::jsonb`,
+    })
+    .where(and(eq(workflowExecutions.id, executionId), eq(workflowExecutions.status, 'pending')))
+    .returning({ id: workflowExecutions.id });
+  return rows.length === 1;
 }

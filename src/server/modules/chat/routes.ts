@@ -17,7 +17,9 @@ export async function chatRoutes(app: App, deps: AppDeps): Promise<void> {
       config: perMinute(CHAT_REQUESTS_PER_MINUTE),
       schema: {
         tags: ['chat'],
-        summary: "The assistant's next reply in a pending chat run (may end with the completion marker)",
+        summary:
+          "The assistant's next reply in a pending chat run (may end with the completion marker). The server " +
+          "keeps the conversation: only the last message, the user's new one, is read.",
         body: ZChatRequest,
         response: {
           200: ZChatResponse,

@@ -140,7 +140,7 @@ describe('transaction history', () => {
 });
 
 describe('plans', () => {
-  it('lists the catalogue of spec section 9 with the demo provider', async () => {
+  it('lists the plan catalogue with the demo provider', async () => {
     const { client } = await signUpUser(t);
     const res = await client.get('/api/credits/plans');
     expect(res.statusCode).toBe(200);

@@ -1,8 +1,9 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { TCompleteRunRequest, TExecution } from '../../../shared/contract/executions.js';
-import { workflowExecutions } from '../../db/schema.js';
+import { userWorkflows, workflowExecutions } from '../../db/schema.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import type { AppDeps } from '../../types.js';
+import { readTranscript, transcriptResponses } from '../chat/transcript.js';
 import { getSetting } from '../settings/service.js';
 import { deliverRun } from './dispatch.js';
 import { getOwnRun, isOpen, runStatus } from './queries.js';
@@ -14,7 +15,9 @@ const POLL_MS = 1_000;
 
 /**
  * Sends the user's answers to the workflow: the run becomes `running` (its expiry window restarts now), the
- * first delivery is made, and, when the service accepted it, the call waits for the result a while.
+ * first delivery is made, and, when the service accepted it, the call waits for the result a while. A
+ * survey's answers are the client's `responses`; a chat's are made from the transcript the server kept, and
+ * the client's are ignored.
  */
 export async function completeRun(
   deps: AppDeps,
@@ -25,29 +28,40 @@ export async function completeRun(
 ): Promise<TExecution> {
   const timeoutMinutes = await getSetting(deps.db, 'webhook_timeout_minutes');
   const now = deps.now();
-  const [owned] = await deps.db
-    .select({ id: workflowExecutions.id })
-    .from(workflowExecutions)
-    .where(and(eq(workflowExecutions.id, runId), eq(workflowExecutions.userId, userId)));
-  if (!owned) throw notFound('Execution');
-  const [started] = await deps.db
-    .update(workflowExecutions)
-    .set({
-      status: 'running',
-      inputData: input.responses,
-      dispatchedAt: now,
-      nextDispatchAt: now,
-      expiresAt: new Date(now.getTime() + timeoutMinutes * 60_000),
-    })
-    .where(
-      and(
-        eq(workflowExecutions.id, runId),
-        eq(workflowExecutions.status, 'pending'),
-        gt(workflowExecutions.expiresAt, now),
-      ),
-    )
-    .returning({ id: workflowExecutions.id });
-  if (!started) throw conflict('This run was already completed or has expired');
+  await deps.db.transaction(async (tx) => {
+    // Locked, so that a chat reply being added to the transcript lands before the responses are made from it
+    // or not at all (appendChatTurns adds only to a pending run).
+    const [run] = await tx
+      .select({
+        status: workflowExecutions.status,
+        expiresAt: workflowExecutions.expiresAt,
+        inputData: workflowExecutions.inputData,
+        interactionType: userWorkflows.interactionType,
+      })
+      .from(workflowExecutions)
+      .innerJoin(userWorkflows, eq(userWorkflows.id, workflowExecutions.workflowId))
+      .where(and(eq(workflowExecutions.id, runId), eq(workflowExecutions.userId, userId)))
+      .for('update', { of: workflowExecutions });
+    if (!run) throw notFound('Execution');
+    if (run.status !== 'pending' || !run.expiresAt || run.expiresAt <= now) {
+      throw conflict('This run was already completed or has expired');
+    }
+    // A chat's answers are the conversation the server kept, not the client's account of it.
+    const responses =
+      run.interactionType === 'chatbot'
+        ? transcriptResponses(readTranscript(run.inputData))
+        : input.responses;
+    await tx
+      .update(workflowExecutions)
+      .set({
+        status: 'running',
+        inputData: responses,
+        dispatchedAt: now,
+        nextDispatchAt: now,
+        expiresAt: new Date(now.getTime() + timeoutMinutes * 60_000),
+      })
+      .where(eq(workflowExecutions.id, runId));
+  });
   notifyRunChanged(runId);
 
   const delivery = await deliverRun(deps, runId);

@@ -9,8 +9,10 @@ import {
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
   type DeliveryOutcome,
 } from '../../providers/webhooks/send.js';
+import { selfWebhookPrefixes } from '../../providers/webhooks/address-guard.js';
 import { webhookHeaders } from '../../providers/webhooks/signature.js';
 import type { AppDeps } from '../../types.js';
+import { jsonNestingDepth } from '../results/output-limits.js';
 import { applyResult } from '../results/service.js';
 import { headerTokenFor } from '../workflows/secrets.js';
 import { settleRun } from './settle.js';
@@ -78,15 +80,30 @@ async function claimAttempt(db: DbOrTx, runId: string, now: Date): Promise<Claim
   return row ? { ...row, token } : null;
 }
 
-function parseSyncResult(
-  outcome: Extract<DeliveryOutcome, { kind: 'answered' }>,
-): TSyncWorkflowResult | null {
-  if (!outcome.body.trim().startsWith('{')) return null;
+/**
+ * Deeper than this a synchronous answer is not parsed at all. A result is far shallower (output_data has at
+ * most 20 levels, checked precisely when the result is applied); the margin is for answers that are not
+ * results, which only mean "accepted".
+ */
+const MAX_ANSWER_DEPTH = 64;
+
+type SyncAnswer =
+  | { kind: 'result'; result: TSyncWorkflowResult }
+  /** Not a result (no JSON, or not the result's shape): the service accepted the call. */
+  | { kind: 'accepted' }
+  | { kind: 'refused'; message: string };
+
+function parseSyncResult(outcome: Extract<DeliveryOutcome, { kind: 'answered' }>): SyncAnswer {
+  if (!outcome.body.trim().startsWith('{')) return { kind: 'accepted' };
+  // Counted on the text, so no parser or serializer ever walks a 100,000-deep answer.
+  if (jsonNestingDepth(outcome.body, MAX_ANSWER_DEPTH) > MAX_ANSWER_DEPTH) {
+    return { kind: 'refused', message: `the answer is nested deeper than ${MAX_ANSWER_DEPTH} levels` };
+  }
   try {
     const parsed = ZSyncWorkflowResult.safeParse(JSON.parse(outcome.body));
-    return parsed.success ? parsed.data : null;
+    return parsed.success ? { kind: 'result', result: parsed.data } : { kind: 'accepted' };
   } catch {
-    return null;
+    return { kind: 'accepted' };
   }
 }
 
@@ -119,6 +136,8 @@ async function sendAttempt(deps: AppDeps, run: ClaimedRun): Promise<DeliveryOutc
     url: workflow.webhookUrl,
     body,
     allowPrivate: deps.config.allowPrivateWebhooks,
+    // The demo workflows call the app itself; only with them on is that address allowed.
+    selfPrefixes: deps.config.demoWorkflows ? selfWebhookPrefixes(deps.config.publicUrl) : [],
     headers: {
       // Stable per run, so a receiver can drop a retried delivery it already handled.
       ...webhookHeaders(secrets, `msg_${run.id}`, Math.floor(now.getTime() / 1000), body),
@@ -147,14 +166,18 @@ async function handleOutcome(
       .update(workflowExecutions)
       .set({ nextDispatchAt: null })
       .where(and(eq(workflowExecutions.id, run.id), eq(workflowExecutions.status, 'running')));
-    const result = parseSyncResult(outcome);
-    if (!result) return 'delivered';
+    const answer = parseSyncResult(outcome);
+    if (answer.kind === 'refused') {
+      return fail(deps, run.id, `The workflow's result was refused: ${answer.message}`);
+    }
+    if (answer.kind === 'accepted') return 'delivered';
     try {
-      await applyResult(deps, run.id, result, undefined);
+      await applyResult(deps, run.id, answer.result, undefined);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      // A result that breaks the rules (a disguised file, too big) ends the run as failed; a run that had
-      // already ended (CONFLICT) is left as it is.
+      // A result that breaks the rules (a disguised file, too big, output_data over 64 KB or 20 levels) ends
+      // the run as failed, since no callback is coming; a run that had already ended (CONFLICT) is left as
+      // it is.
       if (err.code !== 'CONFLICT')
         return fail(deps, run.id, `The workflow's result was refused: ${err.message}`);
     }

@@ -28,13 +28,20 @@ interface StartOutcome {
  * PostgreSQL after any concurrent update of the row), so any number of concurrent starts can never spend
  * more than the balance; the usage row, the run and its note for the run counter are inserted only when the
  * charge happened. This is the ledger's one write outside applyLedgerEntry: as one statement it costs one
- * round trip instead of seven, which is most of what a start costs (issue 6 budget).
+ * round trip instead of seven, which is most of what a start costs (the budget in bench/run-start.ts).
  */
 export async function startRun(
   deps: AppDeps,
   user: TSessionUser,
   input: StartRunInput,
 ): Promise<{ executionId: string }> {
+  // Verified people (nearly everyone) pay no extra read on this path.
+  if (!user.emailVerified && (await getSetting(deps.db, 'require_email_verification'))) {
+    throw new AppError(
+      'EMAIL_NOT_VERIFIED',
+      'Verify your e-mail address before starting a run: open the link we sent you, or ask for a new one',
+    );
+  }
   const timeoutMinutes = await getSetting(deps.db, 'webhook_timeout_minutes');
   const now = deps.now();
   const executionId = randomUUID();

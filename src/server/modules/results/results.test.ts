@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMismatches } from '../../test/ledger-check.js';
 import {
   addWorkflow,
+  ANSWERS,
   balanceOf,
   completeAsync,
   ledgerRowsOfRun,
@@ -15,6 +16,7 @@ import {
   type RunsWorld,
 } from '../executions/testing/fixtures.js';
 import { CSV, EXE, JPEG, JSON_FILE, PDF, PNG, TXT, XLSX, zip } from '../executions/testing/samples.js';
+import type { ServiceAnswer } from '../executions/testing/workflow-service.js';
 
 let w: RunsWorld;
 beforeAll(async () => {
@@ -292,6 +294,138 @@ describe('result authentication and idempotence', () => {
     });
     expect(await ledgerRowsOfRun(w, run.runId, 'refund')).toHaveLength(1);
     expect(await balanceOf(w, run.user.id)).toBe(5);
+  });
+});
+
+/** `[[[...]]]`, n levels deep, as text: JSON.stringify itself overflows the stack long before 100,000. */
+const nestedText = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+/** The same nesting as a value, for depths JSON.stringify can write. */
+function nested(n: number): unknown {
+  let value: unknown = { leaf: 'x' };
+  for (let i = 1; i < n; i += 1) value = { child: value };
+  return value;
+}
+/** output_data whose JSON takes exactly `bytes` bytes. */
+const sized = (bytes: number) => ({ text: 'x'.repeat(bytes - JSON.stringify({ text: '' }).length) });
+
+async function postRaw(text: string): Promise<Response> {
+  return fetch(`${w.baseUrl}/api/workflow-result`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: text,
+  });
+}
+
+/** A run's state as its owner sees it, for "nothing changed" checks. */
+async function unchanged(run: Awaited<ReturnType<typeof openRun>>) {
+  expect(await runRow(w, run.runId)).toMatchObject({
+    status: 'running',
+    outputData: null,
+    progressMessage: null,
+  });
+  expect(await ledgerRowsOfRun(w, run.runId, 'refund')).toHaveLength(0);
+}
+
+describe('output_data limits: 64 KB and 20 levels', () => {
+  it('answers 413 to one byte over 64 KB (JSON, multipart, progress), leaves the run running, then takes exactly 64 KB', async () => {
+    const run = await openRun();
+    const base = { execution_id: run.runId, secret_token: run.token };
+    expect(JSON.stringify(sized(64 * 1024 + 1)).length).toBe(65_537);
+    for (const status of ['completed', 'failed', 'running']) {
+      const res = await postResult(w, { ...base, status, output_data: { ...sized(64 * 1024 + 1) } });
+      expect(res.status, status).toBe(413);
+      const body = (await res.json()) as { code: string; error: string };
+      expect(body.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(body.error).toMatch(/output_data takes 65537 bytes as JSON; at most 65536/);
+    }
+    const part = await postMultipart({
+      ...base,
+      status: 'completed',
+      output_data: JSON.stringify(sized(64 * 1024 + 1)),
+    });
+    expect(part.status).toBe(413);
+    await unchanged(run);
+
+    const fits = await postResult(w, { ...base, status: 'completed', output_data: sized(64 * 1024) });
+    expect(fits.status).toBe(200);
+    expect((await run.completion).json()).toMatchObject({
+      status: 'completed',
+      outputData: sized(64 * 1024),
+    });
+  });
+
+  it('answers 400 to 21 levels and to 100,000 (JSON and multipart), never 500, leaves the run running, then takes 20', async () => {
+    const run = await openRun();
+    const base = { execution_id: run.runId, secret_token: run.token };
+    const head = `{"execution_id":"${run.runId}","secret_token":"${run.token}","status":"completed","output_data":`;
+    const attempts = [
+      () => postResult(w, { ...base, status: 'completed', output_data: nested(21) }),
+      () => postResult(w, { ...base, status: 'failed', output_data: nested(21) }),
+      () => postRaw(`${head}${nestedText(21)}}`),
+      () => postRaw(`${head}${nestedText(100_000)}}`),
+      () => postRaw(`{"status":"completed","output_data":${nestedText(100_000)}}`), // not even authenticated
+      () => postMultipart({ ...base, status: 'completed', output_data: nestedText(100_000) }),
+      () => postMultipart({ ...base, status: 'completed', output_data: JSON.stringify(nested(21)) }),
+    ];
+    for (const [i, attempt] of attempts.entries()) {
+      const res = await attempt();
+      expect(res.status, `attempt ${i}`).toBe(400);
+      const body = (await res.json()) as { code: string; error: string };
+      expect(body).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        error: 'output_data is nested deeper than 20 levels',
+      });
+    }
+    // Brackets inside strings are text, not nesting.
+    const progress = await postResult(w, {
+      ...base,
+      status: 'running',
+      output_data: { message: `Procesando ${'['.repeat(500)}` },
+    });
+    expect(progress.status).toBe(200);
+    expect(await runRow(w, run.runId)).toMatchObject({ status: 'running', outputData: null });
+    expect(await ledgerRowsOfRun(w, run.runId, 'refund')).toHaveLength(0);
+
+    const fits = await postResult(w, { ...base, status: 'completed', output_data: nested(20) });
+    expect(fits.status).toBe(200);
+    expect((await run.completion).json()).toMatchObject({ status: 'completed', outputData: nested(20) });
+  });
+
+  it('fails and refunds a run whose service answers the webhook call itself with a result over the limits, saying why', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    const cases: Array<[ServiceAnswer, RegExp]> = [
+      [
+        { status: 200, body: { status: 'completed', output_data: sized(64 * 1024 + 1) } },
+        /larger|65537 bytes/,
+      ],
+      [
+        { status: 200, body: { status: 'completed', output_data: nested(21) } },
+        /nested deeper than 20 levels/,
+      ],
+      [
+        { status: 200, rawBody: `{"status":"completed","output_data":${nestedText(100_000)}}` },
+        /nested deeper than 64 levels/,
+      ],
+    ];
+    for (const [answer, why] of cases) {
+      const runId = await startRun(user.client, wf.id);
+      w.service.handle(() => answer);
+      const res = await user.client.post(`/api/executions/${runId}/complete`, ANSWERS);
+      expect(res.statusCode).toBe(200);
+      const run = res.json() as { status: string; errorMessage: string; outputData: unknown };
+      expect(run).toMatchObject({ status: 'failed', outputData: null });
+      expect(run.errorMessage).toMatch(/^The workflow's result was refused: /);
+      expect(run.errorMessage).toMatch(why);
+      expect(await ledgerRowsOfRun(w, runId, 'refund')).toHaveLength(1);
+    }
+    expect(await balanceOf(w, user.id)).toBe(5);
+
+    // At the limits the synchronous answer is the result.
+    const runId = await startRun(user.client, wf.id);
+    w.service.handle(() => ({ status: 200, body: { status: 'completed', output_data: nested(20) } }));
+    const res = await user.client.post(`/api/executions/${runId}/complete`, ANSWERS);
+    expect(res.json()).toMatchObject({ status: 'completed', outputData: nested(20) });
   });
 });
 

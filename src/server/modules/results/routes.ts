@@ -7,9 +7,10 @@ import {
   ZWorkflowResultAck,
   type TWorkflowResult,
 } from '../../../shared/contract/results.js';
-import { badRequest } from '../../lib/errors.js';
+import { AppError, badRequest } from '../../lib/errors.js';
 import type { App, AppDeps } from '../../types.js';
 import { resultDownload } from './download.js';
+import { assertJsonTextDepth } from './output-limits.js';
 import { acceptResultCallback, maxResultFileBytes, type UploadedFile } from './service.js';
 
 /** A base64 file of 10 MiB is about 14 MB of JSON; only this route accepts bodies that large. */
@@ -46,8 +47,9 @@ async function readMultipart(
       }
     }
   } catch (err) {
-    // Limits keep their own 4xx (413 for a file too large); a body the parser cannot read is the sender's
-    // mistake, not ours.
+    // Limits keep their own 4xx (413 for a file too large, 400 for a too deep output_data); a body the
+    // parser cannot read is the sender's mistake, not ours.
+    if (err instanceof AppError) throw err;
     const status = (err as { statusCode?: unknown }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) throw err;
     throw badRequest('The multipart body could not be read');
@@ -56,6 +58,8 @@ async function readMultipart(
 }
 
 function jsonOrText(value: string): unknown {
+  // The field itself is output_data: no level above it.
+  assertJsonTextDepth(value, 0);
   try {
     return JSON.parse(value);
   } catch {
@@ -67,6 +71,26 @@ function jsonOrText(value: string): unknown {
 export async function resultRoutes(app: App, deps: AppDeps): Promise<void> {
   // Registered in this scope only: no other route parses multipart bodies.
   await app.register(multipart, { throwFileSizeLimit: true });
+  // JSON bodies (this scope only) have their nesting counted on the raw text before they are parsed: a
+  // result is an object holding output_data, so one level more than output_data may have is the most a
+  // valid body has, and a 100,000-deep body is a 400 before any parser or serializer walks it. Parsing
+  // itself stays Fastify's own (prototype-poisoning checks included).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: RESULT_BODY_LIMIT },
+    (request, body, done) => {
+      const text = String(body);
+      try {
+        assertJsonTextDepth(text, 1);
+      } catch (err) {
+        done(err as Error, undefined);
+        return;
+      }
+      parseJson(request, text, done);
+    },
+  );
 
   app.post(
     '/api/workflow-result',

@@ -14,6 +14,7 @@ import { notifyRunChanged } from '../executions/run-events.js';
 import { settleRun, type ResultFields } from '../executions/settle.js';
 import { getSetting } from '../settings/service.js';
 import { checkResultFile, displayFilename } from './file-check.js';
+import { checkOutputData } from './output-limits.js';
 
 /** A file that came as a multipart part instead of base64. */
 export interface UploadedFile {
@@ -57,6 +58,8 @@ export async function applyResult(
   result: TWorkflowResult | TSyncWorkflowResult,
   file: UploadedFile | undefined,
 ): Promise<TWorkflowResultAck> {
+  // Before anything is written: a refused result leaves the run as it was, still open to a correct one.
+  checkOutputData(result.output_data);
   if (result.status === 'running') return recordProgress(deps, runId, result.output_data);
   if (result.status === 'failed') {
     const ended = await settleRun(deps, runId, {

@@ -9,14 +9,17 @@ import type { DbOrTx } from '../../db/client.js';
 import { adminConfig } from '../../db/schema.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 
-/** Inserts any config entry that is missing; existing values are left as the admin set them. */
-export async function seedConfig(db: DbOrTx): Promise<void> {
+/**
+ * Inserts any config entry that is missing; existing values are left as the admin set them. `initial` gives
+ * a first value other than the entry's default (one that depends on the deployment).
+ */
+export async function seedConfig(db: DbOrTx, initial: Partial<ConfigValues> = {}): Promise<void> {
   await db
     .insert(adminConfig)
     .values(
       CONFIG_KEYS.map((key) => ({
         key,
-        value: CONFIG_ENTRIES[key].defaultValue,
+        value: initial[key] ?? CONFIG_ENTRIES[key].defaultValue,
         description: CONFIG_ENTRIES[key].description,
       })),
     )

@@ -28,7 +28,7 @@ export interface CatalogueLaneOptions {
 /**
  * The visitor's catalogue, answered before the router. Every visit asks for it, and for a visitor without a
  * session it is the same cached bytes every time; going through Fastify's routing, request and reply objects
- * and hooks cost more than the answer itself (issue 6's budget). The lane takes only a plain
+ * and hooks cost more than the answer itself (the budget in bench/catalogue.ts). The lane takes only a plain
  * `GET /api/workflows/public` without a cookie (a cookie may carry an admin's session, who sees more) while
  * the server is not draining; the route answers everything else, and anything the lane cannot answer (a
  * failed database read), with the same status, headers and bytes, which a test compares. It writes the same

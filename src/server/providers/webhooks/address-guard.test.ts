@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { blockedReason, resolveWebhookTarget } from './address-guard.js';
+import { blockedReason, resolveWebhookTarget, selfWebhookPrefixes } from './address-guard.js';
 import { postWebhook } from './send.js';
 
 describe('blockedReason: addresses a webhook may not reach', () => {
@@ -85,6 +85,31 @@ describe('resolveWebhookTarget', () => {
     expect(target.url.hostname).toBe('hooks.example.com');
   });
 
+  it("allows the app's own demo services on a loopback PUBLIC_URL with private addresses off, and nothing beside them", async () => {
+    const policy = { allowPrivate: false, selfPrefixes: selfWebhookPrefixes('http://localhost:3000') };
+    const loopback = async () => [{ address: '127.0.0.1', family: 4 }];
+    const target = await resolveWebhookTarget(
+      'http://localhost:3000/demo-hooks/chat-summary',
+      policy,
+      loopback,
+    );
+    expect(target).toMatchObject({ address: '127.0.0.1', family: 4 });
+    expect(target.url.pathname).toBe('/demo-hooks/chat-summary');
+    for (const url of [
+      'http://localhost:3001/demo-hooks/chat-summary', // another loopback port
+      'http://localhost:30001/demo-hooks/chat-summary',
+      'http://127.0.0.1:3000/demo-hooks/chat-summary', // not the address the demos are given
+      'https://localhost:3000/demo-hooks/chat-summary',
+      'http://localhost:3000/api/admin/stats', // the app's origin, but not a demo service
+      'http://localhost:3000/demo-hooks',
+      'http://localhost:3000/demo-hooks/../api/auth/me',
+      'http://localhost:3000/demo-hooks/%2e%2e/api/auth/me',
+      'http://localhost:3000/demo-hooksx/y',
+    ]) {
+      await expect(resolveWebhookTarget(url, policy, loopback), url).rejects.toThrow(/private|reserved/);
+    }
+  });
+
   it('lets private addresses through only when allowed (demo mode)', async () => {
     const target = await resolveWebhookTarget('http://127.0.0.1:9/x', true, noDns);
     expect(target.address).toBe('127.0.0.1');
@@ -121,6 +146,38 @@ describe('postWebhook', () => {
       expect(hits).toBe(1);
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it("reaches the app's own demo service with private addresses off, but not another loopback port", async () => {
+    const paths: string[] = [];
+    const listen = async () => {
+      const server = http.createServer((req, res) => {
+        paths.push(`${(server.address() as AddressInfo).port}${req.url}`);
+        res.writeHead(202).end();
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      return { server, port: (server.address() as AddressInfo).port };
+    };
+    const app = await listen();
+    const neighbour = await listen();
+    const selfPrefixes = selfWebhookPrefixes(`http://127.0.0.1:${app.port}`);
+    const post = (url: string) =>
+      postWebhook({ url, headers: {}, body: '{}', allowPrivate: false, selfPrefixes });
+    try {
+      expect(await post(`http://127.0.0.1:${app.port}/demo-hooks/survey-csv`)).toMatchObject({
+        kind: 'answered',
+        status: 202,
+      });
+      expect(await post(`http://127.0.0.1:${neighbour.port}/demo-hooks/survey-csv`)).toMatchObject({
+        kind: 'refused',
+      });
+      expect(await post(`http://127.0.0.1:${app.port}/api/workflow-result`)).toMatchObject({
+        kind: 'refused',
+      });
+      expect(paths).toEqual([`${app.port}/demo-hooks/survey-csv`]);
+    } finally {
+      for (const { server } of [app, neighbour]) await new Promise<void>((r) => server.close(() => r()));
     }
   });
 

@@ -122,6 +122,40 @@ export interface PinnedTarget {
 
 export class AddressRefused extends Error {}
 
+/** Which webhook addresses may be private. */
+export interface AddressPolicy {
+  /** Any private or loopback address (ALLOW_PRIVATE_WEBHOOKS). */
+  allowPrivate: boolean;
+  /**
+   * URL prefixes of the app's own demo services (`<PUBLIC_URL>/demo-hooks/`): allowed whatever they resolve
+   * to, since calling them is calling the app itself. Nothing else at that origin is, so a workflow address
+   * cannot turn the app into a client of its own loopback-only neighbours.
+   */
+  selfPrefixes?: readonly string[];
+}
+
+/** The app's own demo services, as the demo workflows address them (demo-hooks/seed-demo-workflows.ts). */
+export function selfWebhookPrefixes(publicUrl: string): string[] {
+  return [`${publicUrl.replace(/\/$/, '')}/demo-hooks/`];
+}
+
+/**
+ * Whether the URL is under one of the prefixes. Both sides go through the URL parser, so dot segments
+ * (`/demo-hooks/../api`, `%2e%2e`), default ports and letter case cannot make another path look like a prefix.
+ */
+function underPrefix(url: URL, prefixes: readonly string[]): boolean {
+  const here = `${url.origin}${url.pathname}`;
+  return prefixes.some((prefix) => {
+    let base: URL;
+    try {
+      base = new URL(prefix);
+    } catch {
+      return false;
+    }
+    return here.startsWith(`${base.origin}${base.pathname}`);
+  });
+}
+
 /**
  * Parses and checks a webhook URL. The WHATWG parser already turns legacy IPv4 spellings (`2130706433`,
  * `127.1`, `0x7f.1`, octal) into dotted quads, so they meet the same ranges as any other address.
@@ -129,7 +163,7 @@ export class AddressRefused extends Error {}
  */
 export async function resolveWebhookTarget(
   rawUrl: string,
-  allowPrivate: boolean,
+  policy: boolean | AddressPolicy,
   resolve: (host: string) => Promise<Array<{ address: string; family: number }>> = (host) =>
     dnsLookup(host, { all: true, verbatim: true }),
 ): Promise<PinnedTarget> {
@@ -147,7 +181,8 @@ export async function resolveWebhookTarget(
   const literal = isIP(host);
   const addresses = literal ? [{ address: host, family: literal }] : await resolve(host);
   if (addresses.length === 0) throw new AddressRefused(`${host} has no address`);
-  if (!allowPrivate) {
+  const { allowPrivate, selfPrefixes = [] } = typeof policy === 'boolean' ? { allowPrivate: policy } : policy;
+  if (!allowPrivate && !underPrefix(url, selfPrefixes)) {
     for (const a of addresses) {
       const reason = blockedReason(a.address);
       if (reason) throw new AddressRefused(`${host} resolves to a ${reason}`);

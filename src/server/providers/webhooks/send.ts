@@ -17,6 +17,8 @@ export interface WebhookRequest {
   headers: Record<string, string>;
   body: string;
   allowPrivate: boolean;
+  /** The app's own demo services, allowed even when private addresses are not (address-guard.ts). */
+  selfPrefixes?: readonly string[];
   timeoutMs?: number;
   /** Name resolution; the system resolver unless a test supplies one. */
   resolve?: Parameters<typeof resolveWebhookTarget>[2];
@@ -29,7 +31,11 @@ export interface WebhookRequest {
 export async function postWebhook(request: WebhookRequest): Promise<DeliveryOutcome> {
   let target;
   try {
-    target = await resolveWebhookTarget(request.url, request.allowPrivate, request.resolve);
+    target = await resolveWebhookTarget(
+      request.url,
+      { allowPrivate: request.allowPrivate, selfPrefixes: request.selfPrefixes },
+      request.resolve,
+    );
   } catch (err) {
     if (err instanceof AddressRefused) return { kind: 'refused', message: err.message };
     return { kind: 'network-error', message: err instanceof Error ? err.message : 'address lookup failed' };

@@ -30,7 +30,7 @@ export function isVideoUrl(url: string | null | undefined): boolean {
   return fileKindOf(url) === 'video';
 }
 
-/** The spec's download rule: our own copy when the file is stored here and no outside URL was given. */
+/** The download rule: our own copy when the file is stored here and no outside URL was given. */
 export function resultDownloadUrl(run: {
   id: string;
   resultPath: string | null;

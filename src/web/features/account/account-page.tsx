@@ -3,6 +3,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useMe } from '../../lib/session';
 import { PlanCards } from './plan-cards';
 import { ProfileCard } from './profile-card';
+import { SettingsSection } from './settings/settings-section';
 import { SubscriptionPanel } from './subscription-panel';
 import { TransactionHistory } from './transaction-history';
 
@@ -22,6 +23,7 @@ export default function AccountPage() {
       <SubscriptionPanel />
       <PlanCards />
       <TransactionHistory />
+      <SettingsSection user={user} />
     </div>
   );
 }

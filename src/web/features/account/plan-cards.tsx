@@ -8,7 +8,7 @@ import { Card } from '../../components/ui/card';
 import { cn } from '../../lib/utils';
 import { formatUsd } from './format';
 
-/** The spec's three static cards; every button leads to the purchase screen. */
+/** Three static plan cards; every button leads to the purchase screen. */
 export function PlanCards() {
   const { t, i18n } = useTranslation('account');
   return (

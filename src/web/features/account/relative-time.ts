@@ -1,7 +1,7 @@
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** The spec's relative-time buckets: under 1 hour, 1 hour, N hours, 1 day, N days. */
+/** Relative-time buckets: under 1 hour, 1 hour, N hours, 1 day, N days. */
 export type RelativeTime = { unit: 'underHour' } | { unit: 'hours' | 'days'; count: number };
 
 /** How long ago `then` was, in whole hours below a day and whole days after; null for an unreadable date. */

@@ -11,7 +11,7 @@ import { TransactionRow } from './transaction-row';
 const FILTERS: TransactionFilter[] = ['all', 'usage', 'purchase', 'bonus'];
 const PAGE = 20;
 
-/** The user's ledger, newest first, with the spec's four filters, a record count and both empty states. */
+/** The user's ledger, newest first, with four filters (all, runs, purchases, bonuses), a record count and both empty states. */
 export function TransactionHistory() {
   const { t } = useTranslation('account');
   const { t: tc } = useTranslation();

@@ -1,11 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Route, Routes } from 'react-router';
 import { AdminNav } from './admin-nav';
+import { DemoPaymentsBanner } from './components/demo-payments-banner';
 import AuditPage from './pages/audit/audit-page';
 import ConfigPage from './pages/config/config-page';
 import CreateWorkflowPage from './pages/create-workflow/create-workflow-page';
 import CreditsPage from './pages/credits/credits-page';
 import DashboardPage from './pages/dashboard/dashboard-page';
+import EmailsPage from './pages/emails/emails-page';
 import ExecutionsPage from './pages/executions/executions-page';
 import UsersPage from './pages/users/users-page';
 import WorkflowsPage from './pages/workflows/workflows-page';
@@ -32,6 +34,7 @@ export default function AdminLayout() {
       <AdminNav />
       <div className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
         <div className="mx-auto max-w-7xl">
+          <DemoPaymentsBanner />
           <Routes>
             <Route index element={<DashboardPage />} />
             <Route path="workflows" element={<WorkflowsPage />} />
@@ -39,6 +42,7 @@ export default function AdminLayout() {
             <Route path="executions" element={<ExecutionsPage />} />
             <Route path="users" element={<UsersPage />} />
             <Route path="credits" element={<CreditsPage />} />
+            <Route path="emails" element={<EmailsPage />} />
             <Route path="audit" element={<AuditPage />} />
             <Route path="config" element={<ConfigPage />} />
             <Route path="*" element={<AdminNotFound />} />

@@ -2,6 +2,7 @@ import {
   Activity,
   Coins,
   LayoutDashboard,
+  Mail,
   Menu,
   PanelLeftClose,
   PanelLeftOpen,
@@ -30,6 +31,7 @@ const ITEMS: NavItem[] = [
   { to: '/admin/executions', labelKey: 'nav.executions', icon: Activity },
   { to: '/admin/users', labelKey: 'nav.users', icon: Users },
   { to: '/admin/credits', labelKey: 'nav.credits', icon: Coins },
+  { to: '/admin/emails', labelKey: 'nav.emails', icon: Mail },
   { to: '/admin/audit', labelKey: 'nav.audit', icon: ScrollText },
   { to: '/admin/config', labelKey: 'nav.config', icon: Settings },
 ];

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
+import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 
 export function AuthFormShell({
@@ -10,7 +11,7 @@ export function AuthFormShell({
   title: string;
   subtitle: string;
   children: ReactNode;
-  footer: ReactNode;
+  footer?: ReactNode;
 }) {
   return (
     <div className="mx-auto flex w-full max-w-md flex-col px-4 py-12 sm:py-16">
@@ -19,12 +20,12 @@ export function AuthFormShell({
         <p className="mt-1 text-sm text-slate-700">{subtitle}</p>
         <div className="mt-6">{children}</div>
       </Card>
-      <p className="mt-6 text-center text-sm text-slate-700">{footer}</p>
+      {footer ? <p className="mt-6 text-center text-sm text-slate-700">{footer}</p> : null}
     </div>
   );
 }
 
-export function ErrorBanner({ message }: { message: string }) {
+function ErrorBanner({ message }: { message: string }) {
   return (
     <div
       role="alert"
@@ -32,5 +33,34 @@ export function ErrorBanner({ message }: { message: string }) {
     >
       {message}
     </div>
+  );
+}
+
+/** An auth page's form: the server's refusal above it, its fields, and one full-width submit button. */
+export function AuthForm({
+  onSubmit,
+  error,
+  pending,
+  submitLabel,
+  pendingLabel,
+  children,
+}: {
+  onSubmit(e: FormEvent): void;
+  error: string | null;
+  pending: boolean;
+  submitLabel: string;
+  pendingLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      {error ? <ErrorBanner message={error} /> : null}
+      <form onSubmit={onSubmit} className="space-y-4">
+        {children}
+        <Button type="submit" className="w-full" disabled={pending}>
+          {pending ? pendingLabel : submitLabel}
+        </Button>
+      </form>
+    </>
   );
 }

@@ -1,12 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { Button } from '../../components/ui/button';
-import { Input, Label } from '../../components/ui/input';
-import { ApiError } from '../../lib/api';
+import { EmailField, PasswordField } from '../../components/form-fields';
+import { errorKey } from '../../lib/error-key';
 import { isAdminUser } from '../../lib/session';
 import { useSignIn } from './api/sign-in';
-import { AuthFormShell, ErrorBanner } from './auth-form-shell';
+import { AuthForm, AuthFormShell } from './auth-form-shell';
 
 export default function SignInPage() {
   const { t } = useTranslation('auth');
@@ -23,7 +22,8 @@ export default function SignInPage() {
       { email, password },
       {
         onSuccess: (user) => void navigate(isAdminUser(user) ? '/admin' : '/workflows'),
-        onError: (err) => setError(err instanceof ApiError && err.message ? err.message : t('signin.error')),
+        // Worded in the reader's language: wrong credentials, throttled, suspended.
+        onError: (err) => setError(t(errorKey(err, { UNAUTHENTICATED: 'auth:signin.error' }))),
       },
     );
   };
@@ -41,34 +41,30 @@ export default function SignInPage() {
         </>
       }
     >
-      {error ? <ErrorBanner message={error} /> : null}
-      <form onSubmit={submit} className="space-y-4">
-        <div>
-          <Label htmlFor="signin-email">{t('fields.email')}</Label>
-          <Input
-            id="signin-email"
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div>
-          <Label htmlFor="signin-password">{t('fields.password')}</Label>
-          <Input
-            id="signin-password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
-        <Button type="submit" className="w-full" disabled={signIn.isPending}>
-          {signIn.isPending ? t('signin.submitting') : t('signin.submit')}
-        </Button>
-      </form>
+      <AuthForm
+        onSubmit={submit}
+        error={error}
+        pending={signIn.isPending}
+        submitLabel={t('signin.submit')}
+        pendingLabel={t('signin.submitting')}
+      >
+        <EmailField id="signin-email" value={email} onValueChange={setEmail} />
+        <PasswordField
+          kind="current"
+          id="signin-password"
+          label={t('fields.password')}
+          labelAside={
+            <Link
+              to="/forgot-password"
+              className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline"
+            >
+              {t('signin.forgot')}
+            </Link>
+          }
+          value={password}
+          onValueChange={setPassword}
+        />
+      </AuthForm>
     </AuthFormShell>
   );
 }

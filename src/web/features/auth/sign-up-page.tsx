@@ -1,12 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { PASSWORD_MIN } from '../../../shared/contract/limits';
-import { Button } from '../../components/ui/button';
-import { Input, Label } from '../../components/ui/input';
-import { ApiError } from '../../lib/api';
+import { EmailField, FullNameField, PasswordField } from '../../components/form-fields';
+import { currentLanguage } from '../../i18n';
+import { errorKey } from '../../lib/error-key';
 import { useSignUp } from './api/sign-up';
-import { AuthFormShell, ErrorBanner } from './auth-form-shell';
+import { AuthForm, AuthFormShell } from './auth-form-shell';
 
 export default function SignUpPage() {
   const { t } = useTranslation('auth');
@@ -21,10 +20,11 @@ export default function SignUpPage() {
     e.preventDefault();
     setError(null);
     signUp.mutate(
-      { fullName, email, password },
+      { fullName, email, password, language: currentLanguage() },
       {
         onSuccess: () => void navigate('/workflows'),
-        onError: (err) => setError(err instanceof ApiError && err.message ? err.message : t('signup.error')),
+        // Worded in the reader's language: address taken, password too common, throttled.
+        onError: (err) => setError(t(errorKey(err, { CONFLICT: 'auth:signup.emailTaken' }))),
       },
     );
   };
@@ -42,50 +42,28 @@ export default function SignUpPage() {
         </>
       }
     >
-      {error ? <ErrorBanner message={error} /> : null}
-      <form onSubmit={submit} className="space-y-4">
-        <div>
-          <Label htmlFor="signup-name">{t('fields.fullName')}</Label>
-          <Input
-            id="signup-name"
-            autoComplete="name"
-            required
-            maxLength={120}
-            value={fullName}
-            onChange={(e) => setFullName(e.target.value)}
-          />
-        </div>
-        <div>
-          <Label htmlFor="signup-email">{t('fields.email')}</Label>
-          <Input
-            id="signup-email"
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div>
-          <Label htmlFor="signup-password">{t('fields.password')}</Label>
-          <Input
-            id="signup-password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={PASSWORD_MIN}
-            aria-describedby="signup-password-hint"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <p id="signup-password-hint" className="mt-1 text-xs text-slate-700">
-            {t('fields.passwordHint', { min: PASSWORD_MIN })}
-          </p>
-        </div>
-        <Button type="submit" className="w-full" disabled={signUp.isPending}>
-          {signUp.isPending ? t('signup.submitting') : t('signup.submit')}
-        </Button>
-      </form>
+      <AuthForm
+        onSubmit={submit}
+        error={error}
+        pending={signUp.isPending}
+        submitLabel={t('signup.submit')}
+        pendingLabel={t('signup.submitting')}
+      >
+        <FullNameField
+          id="signup-name"
+          label={t('fields.fullName')}
+          value={fullName}
+          onValueChange={setFullName}
+        />
+        <EmailField id="signup-email" value={email} onValueChange={setEmail} />
+        <PasswordField
+          kind="new"
+          id="signup-password"
+          label={t('fields.password')}
+          value={password}
+          onValueChange={setPassword}
+        />
+      </AuthForm>
     </AuthFormShell>
   );
 }

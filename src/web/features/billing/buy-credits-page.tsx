@@ -10,13 +10,13 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api';
-import { ME_KEY } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { usePlans } from './api/get-plans';
 import { newIdempotencyKey, usePurchaseCredits } from './api/purchase-credits';
 import { InfoPanels } from './info-panels';
 import { PlanOption } from './plan-option';
 import { type CompletedPurchase, PurchaseSuccessDialog } from './purchase-success-dialog';
+import { queryKeys } from '../../lib/query-keys';
 
 const TABS: TPlanType[] = ['unique', 'monthly'];
 
@@ -27,7 +27,7 @@ function CheckoutNotice() {
   const queryClient = useQueryClient();
   const outcome = params.get('checkout');
   useEffect(() => {
-    if (outcome === 'success') void queryClient.invalidateQueries({ queryKey: ME_KEY });
+    if (outcome === 'success') void queryClient.invalidateQueries({ queryKey: queryKeys.me });
   }, [outcome, queryClient]);
   if (outcome !== 'success' && outcome !== 'cancelled') return null;
   return (
@@ -91,7 +91,7 @@ export default function BuyCreditsPage() {
     );
   };
 
-  // Known refusals in the reader's language; anything else shows the server's message (spec section 8).
+  // Known refusals in the reader's language; anything else shows the server's message.
   const purchaseErrorMessage = (err: Error) => {
     if (err instanceof ApiError && err.code === 'CONFLICT' && selected?.type === 'monthly') {
       return t('error.activePlan');

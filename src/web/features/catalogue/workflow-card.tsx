@@ -8,7 +8,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { cn } from '../../lib/utils';
 
-/** Descriptions longer than this get the view-more toggle (spec section 9). */
+/** Descriptions longer than this get the view-more toggle. */
 const CLAMP_OVER = 100;
 
 export function WorkflowCard({

@@ -7,15 +7,9 @@ import { toast } from '../../components/ui/toast';
 import { currentLanguage } from '../../i18n';
 import { cn } from '../../lib/utils';
 import { useSendChatMessage } from './api/send-chat-message';
-import {
-  type ChatTurn,
-  chatRequestMessages,
-  chatResponses,
-  readAssistantReply,
-  type RunResponse,
-} from './lib/chat-transcript';
+import { type ChatTurn, messageLimitOf, readAssistantReply } from './lib/chat-transcript';
 
-/** The spec's pause between the completion marker and sending the conversation (section 9). */
+/** A short pause between the completion marker and sending the conversation, so the last reply is read. */
 const FINISH_DELAY_MS = 2000;
 const INPUT_ID = 'chat-input';
 
@@ -31,7 +25,8 @@ export function ChatScreen({
   executionId: string;
   title: string;
   welcome: string;
-  onFinish(responses: RunResponse[]): void;
+  /** The conversation ended: complete the run (the server sends the workflow the conversation it kept). */
+  onFinish(): void;
   /** The conversation was sent and that failed: offer to send it again. */
   canRetryFinish: boolean;
 }) {
@@ -41,10 +36,10 @@ export function ChatScreen({
   const [draft, setDraft] = useState('');
   const [done, setDone] = useState(false);
   const endRef = useRef<HTMLDivElement>(null);
-  // The latest transcript and callback, read by the delayed finish without restarting its timer.
-  const latest = useRef({ turns, onFinish });
+  // The latest callback, read by the delayed finish without restarting its timer.
+  const latest = useRef(onFinish);
   useEffect(() => {
-    latest.current = { turns, onFinish };
+    latest.current = onFinish;
   });
 
   useEffect(() => {
@@ -57,10 +52,7 @@ export function ChatScreen({
 
   useEffect(() => {
     if (!done) return;
-    const timer = window.setTimeout(
-      () => latest.current.onFinish(chatResponses(latest.current.turns)),
-      FINISH_DELAY_MS,
-    );
+    const timer = window.setTimeout(() => latest.current(), FINISH_DELAY_MS);
     return () => window.clearTimeout(timer);
   }, [done]);
 
@@ -70,11 +62,11 @@ export function ChatScreen({
     e?.preventDefault();
     const content = draft.trim();
     if (!content || locked) return;
-    const next: ChatTurn[] = [...turns, { role: 'user', content }];
-    setTurns(next);
+    setTurns((current) => [...current, { role: 'user', content }]);
     setDraft('');
     send.mutate(
-      { workflowId, executionId, messages: chatRequestMessages(next), language: currentLanguage() },
+      // Only the new message: the server keeps the conversation and reads nothing else.
+      { workflowId, executionId, messages: [{ role: 'user', content }], language: currentLanguage() },
       {
         onSuccess: ({ content: reply }) => {
           const { done: finished, text } = readAssistantReply(reply, t('chat.thanks'));
@@ -82,12 +74,16 @@ export function ChatScreen({
           if (finished) setDone(true);
         },
         onError: (err) => {
+          const limit = messageLimitOf(err);
           toast({
             title: t('chat.errorTitle'),
-            description: err.message || t('chat.errorFallback'),
+            description:
+              limit !== null ? t('chat.tooLong', { limit }) : err.message || t('chat.errorFallback'),
             variant: 'destructive',
           });
-          setTurns((current) => [...current, { role: 'assistant', content: t('chat.apology'), local: true }]);
+          setTurns((current) => [...current, { role: 'assistant', content: t('chat.apology') }]);
+          // The server kept nothing of an unanswered message: give it back to send again (or shorten).
+          setDraft((current) => current || content);
         },
       },
     );
@@ -135,7 +131,7 @@ export function ChatScreen({
         {done ? (
           <div className="flex flex-col items-center gap-3 pt-2" role="status">
             {canRetryFinish ? (
-              <Button onClick={() => onFinish(chatResponses(turns))}>{t('chat.retryFinish')}</Button>
+              <Button onClick={() => onFinish()}>{t('chat.retryFinish')}</Button>
             ) : (
               <p className="inline-flex items-center gap-2 rounded-full bg-brand-50 px-4 py-2 text-sm font-medium text-brand-800">
                 <Loader2 className="size-4 animate-spin" aria-hidden="true" />

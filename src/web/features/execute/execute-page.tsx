@@ -1,14 +1,16 @@
-import { ArrowLeft, FileQuestion, ShieldCheck, TriangleAlert } from 'lucide-react';
+import { ArrowLeft, FileQuestion, MailWarning, ShieldCheck, TriangleAlert } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { pickLanguage } from '../../../shared/contract/common';
 import type { TPublicWorkflowDetail } from '../../../shared/contract/workflows';
+import { ResendVerificationButton } from '../../components/resend-verification-button';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/toast';
 import { currentLanguage } from '../../i18n';
 import { ApiError } from '../../lib/api';
+import { useMe } from '../../lib/session';
 import { useCompleteExecution } from './api/complete-execution';
 import { hasEnded } from './api/get-execution';
 import { usePublicWorkflow } from './api/get-public-workflow';
@@ -24,7 +26,9 @@ import { SurveyForm } from './survey-form';
 import { useFollowExecution } from './use-follow-execution';
 
 type StartProblem =
-  { kind: 'credits'; required: number; balance: number | null } | { kind: 'error'; message: string };
+  | { kind: 'credits'; required: number; balance: number | null }
+  | { kind: 'unverified' }
+  | { kind: 'error'; message: string };
 
 /** Reads the 402 answer's details; the workflow's own price stands in when the server says nothing. */
 function creditsProblem(err: ApiError, workflow: TPublicWorkflowDetail): StartProblem {
@@ -40,6 +44,7 @@ export default function ExecutePage() {
   const { t, i18n } = useTranslation('execute');
   const lng = i18n.resolvedLanguage ?? 'en';
   const workflow = usePublicWorkflow(id);
+  const { data: me } = useMe();
   const { mutate: startRun } = useStartExecution();
   const [executionId, setExecutionId] = useState<string | null>(null);
   const [problem, setProblem] = useState<StartProblem | null>(null);
@@ -64,6 +69,11 @@ export default function ExecutePage() {
         onError: (err) => {
           if (err instanceof ApiError && err.code === 'INSUFFICIENT_CREDITS') {
             setProblem(creditsProblem(err, detail));
+            return;
+          }
+          // Runs wait for a verified address (nothing was charged): say what to do.
+          if (err instanceof ApiError && err.code === 'EMAIL_NOT_VERIFIED') {
+            setProblem({ kind: 'unverified' });
             return;
           }
           const message = err.message || t('start.fallback');
@@ -108,6 +118,25 @@ export default function ExecutePage() {
         actions={back}
       >
         {t('noInterface.body')}
+      </StatePanel>
+    );
+  }
+  if (problem?.kind === 'unverified') {
+    return (
+      <StatePanel
+        tone="danger"
+        icon={<MailWarning className="size-7" aria-hidden="true" />}
+        title={t('unverified.title')}
+        actions={
+          <>
+            {me ? <ResendVerificationButton email={me.email} variant="primary" size="md" /> : null}
+            {back}
+          </>
+        }
+      >
+        <span role="alert" data-testid="start-unverified">
+          {t('unverified.body', { email: me?.email ?? '' })}
+        </span>
       </StatePanel>
     );
   }
@@ -166,7 +195,8 @@ export default function ExecutePage() {
         executionId={executionId}
         title={title}
         welcome={pickLanguage(detail.welcomeMessage, lng)}
-        onFinish={finish}
+        // No answers to send: the server makes them from the conversation it kept.
+        onFinish={() => finish([])}
         canRetryFinish={complete.isError && !submitted}
       />
     ) : (

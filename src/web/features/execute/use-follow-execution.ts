@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { TExecution } from '../../../shared/contract/executions';
-import { ME_KEY } from '../../lib/session';
-import { EXECUTIONS_KEY, executionQuery, hasEnded, useExecution } from './api/get-execution';
+import { executionQuery, hasEnded, useExecution } from './api/get-execution';
+import { queryKeys } from '../../lib/query-keys';
 
 const POLL_MS = 1500;
 
@@ -45,8 +45,8 @@ export function useFollowExecution(executionId: string | null, active: boolean):
   useEffect(() => {
     if (!ended || refreshedFor.current === executionId) return;
     refreshedFor.current = executionId;
-    void queryClient.invalidateQueries({ queryKey: EXECUTIONS_KEY });
-    void queryClient.invalidateQueries({ queryKey: ME_KEY });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.executions() });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.me });
   }, [ended, executionId, queryClient]);
 
   return run.data;

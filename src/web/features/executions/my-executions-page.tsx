@@ -4,11 +4,11 @@ import { Link } from 'react-router';
 import { pickLanguage } from '../../../shared/contract/common';
 import type { TExecution } from '../../../shared/contract/executions';
 import { Button } from '../../components/ui/button';
+import { RunStatusBadge } from '../../components/ui/run-status-badge';
 import { Spinner } from '../../components/ui/spinner';
 import { useExecutions } from './api/get-executions';
 import { formatRunDate } from './format-run-date';
 import { ResultCell } from './result-cell';
-import { StatusBadge } from './status-badge';
 
 export default function MyExecutionsPage() {
   const { t } = useTranslation('executions');
@@ -63,7 +63,7 @@ function WorkflowName({ name }: { name: string | null }) {
   );
 }
 
-/** Wide screens: the spec's table. */
+/** Wide screens: a table. */
 function RunsTable({ runs }: { runs: TExecution[] }) {
   const { t } = useTranslation('executions');
   const text = useRunText();
@@ -97,7 +97,7 @@ function RunsTable({ runs }: { runs: TExecution[] }) {
                 <WorkflowName name={text.name(run)} />
               </td>
               <td className="px-4 py-3">
-                <StatusBadge status={run.status} />
+                <RunStatusBadge status={run.status} />
               </td>
               <td className="px-4 py-3">
                 <ResultCell run={run} />
@@ -128,7 +128,7 @@ function RunCards({ runs }: { runs: TExecution[] }) {
             <div className="min-w-0 break-words">
               <WorkflowName name={text.name(run)} />
             </div>
-            <StatusBadge status={run.status} />
+            <RunStatusBadge status={run.status} />
           </div>
           <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
             <dt className="text-slate-700">{t('columns.result')}</dt>

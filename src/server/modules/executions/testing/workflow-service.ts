@@ -20,6 +20,8 @@ export interface ReceivedCall {
 export interface ServiceAnswer {
   status: number;
   body?: unknown;
+  /** The answer's bytes as they are, for bodies JSON.stringify cannot make (a 100,000-deep array). */
+  rawBody?: string;
   headers?: Record<string, string>;
 }
 
@@ -57,7 +59,7 @@ export async function startWorkflowService(): Promise<WorkflowService> {
         const call: ReceivedCall = { path: req.url ?? '/', headers: req.headers, rawBody, body };
         calls.push(call);
         const answer = await handler(call);
-        const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
+        const text = answer.rawBody ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
         res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
         res.end(text);
         for (const waiter of waiters.filter((w) => w.executionId === body.execution_id)) {

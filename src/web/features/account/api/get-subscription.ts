@@ -1,9 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { CREDITS_PATHS, type TSubscriptionResponse } from '../../../../shared/contract/credits';
 import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const subscriptionQuery = queryOptions({
-  queryKey: [CREDITS_PATHS.subscription] as const,
+  queryKey: queryKeys.subscription(),
   queryFn: () => api<TSubscriptionResponse>(CREDITS_PATHS.subscription),
 });
 

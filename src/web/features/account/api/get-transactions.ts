@@ -5,6 +5,7 @@ import {
   type TUserTransaction,
 } from '../../../../shared/contract/credits';
 import { apiPage } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type TransactionFilter = (typeof TRANSACTION_FILTERS)[number] | 'all';
 
@@ -25,7 +26,7 @@ export async function getTransactions(filter: TransactionFilter, limit: number):
 // The first key is the path, so a purchase elsewhere refreshes every page of it by that prefix.
 export const transactionsQuery = (filter: TransactionFilter, limit: number) =>
   queryOptions({
-    queryKey: [CREDITS_PATHS.transactions, { filter, limit }] as const,
+    queryKey: queryKeys.transactionsPage({ filter, limit }),
     queryFn: () => getTransactions(filter, limit),
   });
 

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TAdjustCreditsRequest, TAdjustCreditsResponse } from '../../../../shared/contract/admin';
 import { apiPost } from '../../../lib/api';
-import { ME_KEY } from '../../../lib/session';
-import { ADMIN_KEY } from './admin-keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 export function useAdjustCredits() {
   const queryClient = useQueryClient();
@@ -10,9 +9,9 @@ export function useAdjustCredits() {
     mutationFn: (body: TAdjustCreditsRequest) =>
       apiPost<TAdjustCreditsResponse>('/api/admin/users/adjust-credits', body),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ADMIN_KEY });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.admin.all });
       // The admin may have adjusted their own balance: the header badge reads it.
-      void queryClient.invalidateQueries({ queryKey: ME_KEY });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.me });
     },
   });
 }

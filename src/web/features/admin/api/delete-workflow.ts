@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TDeleteWorkflowResponse } from '../../../../shared/contract/admin';
 import { apiDelete } from '../../../lib/api';
-import { ADMIN_KEY, PUBLIC_WORKFLOWS_KEY } from './admin-keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** Deletes a workflow and its runs (its ledger rows stay, with no workflow). */
 export function useDeleteWorkflow() {
@@ -10,8 +10,8 @@ export function useDeleteWorkflow() {
     mutationFn: (id: string) =>
       apiDelete<TDeleteWorkflowResponse>(`/api/workflows/${encodeURIComponent(id)}`),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ADMIN_KEY });
-      void queryClient.invalidateQueries({ queryKey: PUBLIC_WORKFLOWS_KEY });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.admin.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.publicWorkflows() });
     },
   });
 }

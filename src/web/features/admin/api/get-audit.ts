@@ -1,11 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TAdminAuditListQuery, TAdminAuditEntry } from '../../../../shared/contract/admin';
-import { ADMIN_KEY } from './admin-keys';
 import { fetchPage, type ListParams } from './list-fetcher';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const adminAuditQuery = (params: TAdminAuditListQuery) =>
   queryOptions({
-    queryKey: [...ADMIN_KEY, 'audit', params],
+    queryKey: queryKeys.admin.audit(params),
     queryFn: () => fetchPage<TAdminAuditEntry>('/api/admin/audit', params as ListParams),
     // The current page stays on screen while the next one loads.
     placeholderData: keepPreviousData,

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TAdminConfigEntry } from '../../../../shared/contract/admin';
 import { api } from '../../../lib/api';
-import { ADMIN_KEY } from './admin-keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const adminConfigQuery = queryOptions({
-  queryKey: [...ADMIN_KEY, 'config'],
+  queryKey: queryKeys.admin.config(),
   queryFn: () => api<TAdminConfigEntry[]>('/api/admin/config'),
 });
 

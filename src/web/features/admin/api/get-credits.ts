@@ -1,11 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TAdminCreditListQuery, TAdminCreditTransaction } from '../../../../shared/contract/admin';
-import { ADMIN_KEY } from './admin-keys';
 import { fetchPage, type ListParams } from './list-fetcher';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const adminCreditsQuery = (params: TAdminCreditListQuery) =>
   queryOptions({
-    queryKey: [...ADMIN_KEY, 'credits', params],
+    queryKey: queryKeys.admin.credits(params),
     queryFn: () => fetchPage<TAdminCreditTransaction>('/api/admin/credits', params as ListParams),
     // The current page stays on screen while the next one loads.
     placeholderData: keepPreviousData,

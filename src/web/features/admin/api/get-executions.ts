@@ -1,11 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TAdminExecutionListQuery, TAdminExecution } from '../../../../shared/contract/admin';
-import { ADMIN_KEY } from './admin-keys';
 import { fetchPage, type ListParams } from './list-fetcher';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const adminExecutionsQuery = (params: TAdminExecutionListQuery) =>
   queryOptions({
-    queryKey: [...ADMIN_KEY, 'executions', params],
+    queryKey: queryKeys.admin.executions(params),
     queryFn: () => fetchPage<TAdminExecution>('/api/admin/executions', params as ListParams),
     // The current page stays on screen while the next one loads.
     placeholderData: keepPreviousData,

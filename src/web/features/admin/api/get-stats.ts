@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TAdminStats } from '../../../../shared/contract/admin';
 import { api } from '../../../lib/api';
-import { ADMIN_KEY } from './admin-keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const adminStatsQuery = queryOptions({
-  queryKey: [...ADMIN_KEY, 'stats'],
+  queryKey: queryKeys.admin.stats(),
   queryFn: () => api<TAdminStats>('/api/admin/stats'),
 });
 

@@ -1,11 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TAdminUserListQuery, TAdminUser } from '../../../../shared/contract/admin';
-import { ADMIN_KEY } from './admin-keys';
 import { fetchPage, type ListParams } from './list-fetcher';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const adminUsersQuery = (params: TAdminUserListQuery) =>
   queryOptions({
-    queryKey: [...ADMIN_KEY, 'users', params],
+    queryKey: queryKeys.admin.users(params),
     queryFn: () => fetchPage<TAdminUser>('/api/admin/users', params as ListParams),
     // The current page stays on screen while the next one loads.
     placeholderData: keepPreviousData,

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TWorkflowSecret } from '../../../../shared/contract/admin';
 import { api } from '../../../lib/api';
-import { ADMIN_KEY } from './admin-keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const workflowSecretQuery = (id: string) =>
   queryOptions({
-    queryKey: [...ADMIN_KEY, 'workflow-secret', id],
+    queryKey: queryKeys.admin.workflowSecret(id),
     queryFn: () => api<TWorkflowSecret>(`/api/admin/workflows/${encodeURIComponent(id)}/secret`),
     // A secret is fetched when asked for and not kept around longer than the dialog.
     gcTime: 0,

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TAdminWorkflowDetail } from '../../../../shared/contract/admin';
 import { api } from '../../../lib/api';
-import { ADMIN_KEY } from './admin-keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const adminWorkflowQuery = (id: string) =>
   queryOptions({
-    queryKey: [...ADMIN_KEY, 'workflow', id],
+    queryKey: queryKeys.admin.workflow(id),
     queryFn: () => api<TAdminWorkflowDetail>(`/api/admin/workflows/${encodeURIComponent(id)}`),
   });
 

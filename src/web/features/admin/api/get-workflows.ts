@@ -1,11 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TAdminWorkflowListQuery, TAdminWorkflow } from '../../../../shared/contract/admin';
-import { ADMIN_KEY } from './admin-keys';
 import { fetchPage, type ListParams } from './list-fetcher';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const adminWorkflowsQuery = (params: TAdminWorkflowListQuery) =>
   queryOptions({
-    queryKey: [...ADMIN_KEY, 'workflows', params],
+    queryKey: queryKeys.admin.workflows(params),
     queryFn: () => fetchPage<TAdminWorkflow>('/api/admin/workflows', params as ListParams),
     // The current page stays on screen while the next one loads.
     placeholderData: keepPreviousData,

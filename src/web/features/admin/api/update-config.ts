@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TAdminConfigEntry } from '../../../../shared/contract/admin';
 import { apiPatch } from '../../../lib/api';
-import { ADMIN_KEY } from './admin-keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 export function useUpdateConfig() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, value }: { id: string; value: unknown }) =>
       apiPatch<TAdminConfigEntry>(`/api/admin/config/${encodeURIComponent(id)}`, { value }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ADMIN_KEY }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.admin.all }),
   });
 }

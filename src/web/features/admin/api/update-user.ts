@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TAdminUser, TAdminUserUpdate } from '../../../../shared/contract/admin';
 import { apiPatch } from '../../../lib/api';
-import { ADMIN_KEY } from './admin-keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** Suspends or reactivates an account (suspension ends its sessions at once on the server). */
 export function useUpdateUser() {
@@ -9,6 +9,6 @@ export function useUpdateUser() {
   return useMutation({
     mutationFn: ({ id, changes }: { id: string; changes: TAdminUserUpdate }) =>
       apiPatch<TAdminUser>(`/api/admin/users/${encodeURIComponent(id)}`, changes),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ADMIN_KEY }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.admin.all }),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TAdminWorkflowDetail, TAdminWorkflowUpdate } from '../../../../shared/contract/admin';
 import { apiPatch } from '../../../lib/api';
-import { ADMIN_KEY, PUBLIC_WORKFLOWS_KEY } from './admin-keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** Edits a workflow, or (with `{ isActive }` alone) activates or deactivates it. */
 export function useUpdateWorkflow() {
@@ -10,8 +10,8 @@ export function useUpdateWorkflow() {
     mutationFn: ({ id, changes }: { id: string; changes: TAdminWorkflowUpdate }) =>
       apiPatch<TAdminWorkflowDetail>(`/api/admin/workflows/${encodeURIComponent(id)}`, changes),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ADMIN_KEY });
-      void queryClient.invalidateQueries({ queryKey: PUBLIC_WORKFLOWS_KEY });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.admin.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.publicWorkflows() });
     },
   });
 }

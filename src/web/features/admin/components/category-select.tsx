@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Label } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
 import { CATEGORIES } from '../../../../shared/contract/categories';
 import { pickLanguage } from '../../../../shared/contract/common';
 import { FieldError } from './field-error';
-import { SelectField } from './select-field';
 
 interface CategorySelectProps {
   id: string;
@@ -24,7 +24,7 @@ export function CategorySelect({ id, value, onChange, error }: CategorySelectPro
           *
         </span>
       </Label>
-      <SelectField
+      <Select
         id={id}
         value={value}
         required
@@ -38,7 +38,7 @@ export function CategorySelect({ id, value, onChange, error }: CategorySelectPro
             {pickLanguage(c.name, i18n.language)}
           </option>
         ))}
-      </SelectField>
+      </Select>
       <FieldError id={`${id}-error`} message={error} />
     </div>
   );

@@ -11,6 +11,8 @@ interface ConfirmDialogProps {
   confirmLabel: string;
   onConfirm(): void;
   pending?: boolean;
+  /** The confirm button's look: destructive by default, primary for a harmless action. */
+  confirmVariant?: 'destructive' | 'primary';
 }
 
 /** Asks before a destructive action; the safe choice (cancel) comes first. */
@@ -22,6 +24,7 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   pending,
+  confirmVariant = 'destructive',
 }: ConfirmDialogProps) {
   const { t } = useTranslation('admin');
   return (
@@ -36,7 +39,7 @@ export function ConfirmDialog({
         <Button variant="secondary" onClick={() => onOpenChange(false)}>
           {t('common.cancel')}
         </Button>
-        <Button variant="destructive" onClick={onConfirm} disabled={pending}>
+        <Button variant={confirmVariant} onClick={onConfirm} disabled={pending}>
           {confirmLabel}
         </Button>
       </div>

@@ -1,7 +1,7 @@
 import { Search } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { Input } from '../../../components/ui/input';
-import { SelectField } from './select-field';
+import { Select } from '../../../components/ui/select';
 
 interface SearchBoxProps {
   label: string;
@@ -49,13 +49,13 @@ export function FilterSelect({ label, value, onChange, options }: FilterSelectPr
       <label htmlFor={id} className="text-sm font-medium whitespace-nowrap text-slate-800">
         {label}
       </label>
-      <SelectField id={id} value={value} onChange={(e) => onChange(e.target.value)} className="w-auto">
+      <Select id={id} value={value} onChange={(e) => onChange(e.target.value)} className="w-auto">
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
           </option>
         ))}
-      </SelectField>
+      </Select>
     </div>
   );
 }

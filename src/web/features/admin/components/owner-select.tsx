@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Input, Label } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
 import { useAdminUsers } from '../api/get-users';
 import { useDebouncedValue } from '../lib/use-debounced-value';
 import { FieldError } from './field-error';
-import { SelectField } from './select-field';
 
 interface OwnerSelectProps {
   id: string;
@@ -51,7 +51,7 @@ export function OwnerSelect({ id, value, onChange, error, current }: OwnerSelect
           value={search}
           onChange={(e) => setSearch(e.target.value)}
         />
-        <SelectField
+        <Select
           id={id}
           value={value}
           required
@@ -68,7 +68,7 @@ export function OwnerSelect({ id, value, onChange, error, current }: OwnerSelect
               {label(u)}
             </option>
           ))}
-        </SelectField>
+        </Select>
       </div>
       <FieldError id={`${id}-error`} message={error} />
     </div>

@@ -3,11 +3,11 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { Label } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
 import { QUESTION_TYPES, type TSurveyQuestion } from '../../../../shared/contract/workflows';
 import { BilingualField } from './bilingual-field';
 import { FieldError } from './field-error';
 import { OptionsEditor } from './options-editor';
-import { SelectField } from './select-field';
 
 export type SurveyErrors = Record<string, { question?: string; options?: string }>;
 
@@ -100,7 +100,7 @@ export function SurveyBuilder({ questions, onChange, errors, listError }: Survey
                 />
                 <div className="sm:max-w-xs">
                   <Label htmlFor={`question-${q.id}-type`}>{t('survey.type')}</Label>
-                  <SelectField
+                  <Select
                     id={`question-${q.id}-type`}
                     value={q.type}
                     onChange={(e) => {
@@ -113,7 +113,7 @@ export function SurveyBuilder({ questions, onChange, errors, listError }: Survey
                         {t(`survey.types.${type}`)}
                       </option>
                     ))}
-                  </SelectField>
+                  </Select>
                 </div>
                 {hasOptions(q.type) ? (
                   <OptionsEditor

@@ -67,7 +67,7 @@ export function categoryKeyOf(category: TBilingual | null | undefined): string {
   return CATEGORIES.find((c) => c.name.en === category.en || c.name.es === category.es)?.key ?? '';
 }
 
-/** The rules of spec section 5 for the create page, with messages in the UI language. */
+/** The workflow rules for the create page, with messages in the UI language. */
 export function validateDraft(draft: WorkflowDraft, t: TFunction<'admin'>): DraftErrors {
   const errors: DraftErrors = { questions: {} };
   if (!draft.userId) errors.userId = t('form.errors.user');

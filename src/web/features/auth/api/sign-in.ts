@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TSessionUser, TSigninRequest } from '../../../../shared/contract/auth';
 import { apiPost } from '../../../lib/api';
-import { ME_KEY } from '../../../lib/session';
+import { queryKeys } from '../../../lib/query-keys';
 
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: TSigninRequest) => apiPost<TSessionUser>('/api/auth/signin', body),
-    onSuccess: (user) => queryClient.setQueryData(ME_KEY, user),
+    onSuccess: (user) => queryClient.setQueryData(queryKeys.me, user),
   });
 }

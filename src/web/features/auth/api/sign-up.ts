@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TSessionUser, TSignupRequest } from '../../../../shared/contract/auth';
 import { apiPost } from '../../../lib/api';
-import { ME_KEY } from '../../../lib/session';
+import { queryKeys } from '../../../lib/query-keys';
 
 export function useSignUp() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: TSignupRequest) => apiPost<TSessionUser>('/api/auth/signup', body),
-    onSuccess: (user) => queryClient.setQueryData(ME_KEY, user),
+    onSuccess: (user) => queryClient.setQueryData(queryKeys.me, user),
   });
 }

@@ -5,7 +5,7 @@ import {
   type TPurchaseResponse,
 } from '../../../../shared/contract/credits';
 import { apiPost } from '../../../lib/api';
-import { ME_KEY } from '../../../lib/session';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface PurchaseInput {
   body: TPurchaseRequest;
@@ -22,9 +22,9 @@ export function usePurchaseCredits() {
     onSuccess: async (answer) => {
       if (answer.status !== 'completed') return;
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ME_KEY }),
-        queryClient.invalidateQueries({ queryKey: [CREDITS_PATHS.transactions] }),
-        queryClient.invalidateQueries({ queryKey: [CREDITS_PATHS.subscription] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.me }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.transactions() }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.subscription() }),
       ]);
     },
   });

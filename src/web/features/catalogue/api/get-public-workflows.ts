@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TPublicWorkflow } from '../../../../shared/contract/workflows';
 import { api } from '../../../lib/api';
-
-export const PUBLIC_WORKFLOWS_KEY = ['/api/workflows/public'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** The catalogue; the browser revalidates it with the server's ETag, so an unchanged list costs a 304. */
 export const publicWorkflowsQuery = queryOptions({
-  queryKey: PUBLIC_WORKFLOWS_KEY,
+  queryKey: queryKeys.publicWorkflows(),
   queryFn: () => api<TPublicWorkflow[]>('/api/workflows/public'),
 });
 

@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TCompleteRunRequest, TExecution } from '../../../../shared/contract/executions';
 import { apiPost } from '../../../lib/api';
-import { executionQuery, EXECUTIONS_KEY } from './get-execution';
-
-const PUBLIC_WORKFLOWS_KEY = ['/api/workflows/public'];
+import { executionQuery } from './get-execution';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** Sends the answers to the workflow; the answer is the run, finished or still working. */
 export function useCompleteExecution(executionId: string) {
@@ -13,8 +12,8 @@ export function useCompleteExecution(executionId: string) {
       apiPost<TExecution>(`/api/executions/${encodeURIComponent(executionId)}/complete`, body),
     onSuccess: (run) => {
       queryClient.setQueryData(executionQuery(executionId).queryKey, run);
-      void queryClient.invalidateQueries({ queryKey: PUBLIC_WORKFLOWS_KEY });
-      void queryClient.invalidateQueries({ queryKey: EXECUTIONS_KEY });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.publicWorkflows() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.executions() });
     },
   });
 }

@@ -1,9 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TExecution } from '../../../../shared/contract/executions';
 import { api } from '../../../lib/api';
-
-/** The history list's key: anything that ends a run refreshes it. */
-export const EXECUTIONS_KEY = ['/api/executions'];
+import { queryKeys } from '../../../lib/query-keys';
 
 const ENDED = new Set<TExecution['status']>(['completed', 'failed', 'expired']);
 export const hasEnded = (run: Pick<TExecution, 'status'> | undefined): boolean =>
@@ -11,7 +9,7 @@ export const hasEnded = (run: Pick<TExecution, 'status'> | undefined): boolean =
 
 export const executionQuery = (id: string) =>
   queryOptions({
-    queryKey: [`/api/executions/${id}`],
+    queryKey: queryKeys.execution(id),
     queryFn: () => api<TExecution>(`/api/executions/${encodeURIComponent(id)}`),
   });
 

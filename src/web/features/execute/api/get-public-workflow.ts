@@ -1,10 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TPublicWorkflowDetail } from '../../../../shared/contract/workflows';
 import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const publicWorkflowQuery = (id: string) =>
   queryOptions({
-    queryKey: [`/api/workflows/public/${id}`],
+    queryKey: queryKeys.publicWorkflow(id),
     queryFn: () => api<TPublicWorkflowDetail>(`/api/workflows/public/${encodeURIComponent(id)}`),
   });
 

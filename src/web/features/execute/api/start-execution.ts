@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { ZStartRunRequest, ZStartRunResponse } from '../../../../shared/contract/executions';
 import { apiPost } from '../../../lib/api';
-import { ME_KEY } from '../../../lib/session';
+import { queryKeys } from '../../../lib/query-keys';
 
 type StartRunRequest = z.infer<typeof ZStartRunRequest>;
 type StartRunResponse = z.infer<typeof ZStartRunResponse>;
@@ -12,6 +12,6 @@ export function useStartExecution() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: StartRunRequest) => apiPost<StartRunResponse>('/api/executions/start', body),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ME_KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.me }),
   });
 }

@@ -1,40 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chatRequestMessages, chatResponses, readAssistantReply, type ChatTurn } from './chat-transcript';
-
-const conversation: ChatTurn[] = [
-  { role: 'assistant', content: 'Hi! What is your business?' },
-  { role: 'user', content: 'A bakery' },
-  { role: 'assistant', content: 'Sorry, something went wrong.', local: true },
-  { role: 'user', content: 'A bakery in Madrid' },
-  { role: 'assistant', content: 'How many employees?' },
-  { role: 'user', content: 'Five' },
-  { role: 'assistant', content: 'Thanks!' },
-];
-
-describe('chatRequestMessages', () => {
-  it('leaves out the welcome message and the app own notes', () => {
-    expect(chatRequestMessages(conversation)).toEqual([
-      { role: 'user', content: 'A bakery' },
-      { role: 'user', content: 'A bakery in Madrid' },
-      { role: 'assistant', content: 'How many employees?' },
-      { role: 'user', content: 'Five' },
-      { role: 'assistant', content: 'Thanks!' },
-    ]);
-  });
-});
-
-describe('chatResponses', () => {
-  it('pairs each user message with the assistant message before it, in order', () => {
-    expect(chatResponses(conversation)).toEqual([
-      { question: 'Hi! What is your business?', answer: 'A bakery' },
-      { question: 'Hi! What is your business?', answer: 'A bakery in Madrid' },
-      { question: 'How many employees?', answer: 'Five' },
-    ]);
-  });
-  it('gives nothing for a conversation with no user message', () => {
-    expect(chatResponses([{ role: 'assistant', content: 'Hello' }])).toEqual([]);
-  });
-});
+import { ApiError } from '../../../lib/api';
+import { messageLimitOf, readAssistantReply } from './chat-transcript';
 
 describe('readAssistantReply', () => {
   it('passes an ordinary reply through', () => {
@@ -56,5 +22,25 @@ describe('readAssistantReply', () => {
       done: true,
       text: 'Thank you!',
     });
+  });
+});
+
+describe('messageLimitOf', () => {
+  const refused = (code: string, details?: unknown) =>
+    new ApiError('refused', 400, code, { error: 'refused', code, details });
+  it('reads the limit of a message the server found too long', () => {
+    expect(
+      messageLimitOf(
+        refused('VALIDATION_ERROR', {
+          fields: [{ field: 'messages.0.content', message: 'at most 2000 characters' }],
+          limit: 2000,
+        }),
+      ),
+    ).toBe(2000);
+  });
+  it('gives null for any other failure', () => {
+    expect(messageLimitOf(refused('VALIDATION_ERROR'))).toBeNull();
+    expect(messageLimitOf(refused('CONFLICT', { limit: 40 }))).toBeNull();
+    expect(messageLimitOf(new TypeError('network'))).toBeNull();
   });
 });

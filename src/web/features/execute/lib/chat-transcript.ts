@@ -1,25 +1,18 @@
 import { splitCompletionMarker } from '../../../../shared/contract/chat';
+import { ApiError } from '../../../lib/api';
 
-/** A chat bubble. `local` marks texts the app wrote itself (the apology after a failure): never sent anywhere. */
+/**
+ * A chat bubble. The server keeps the conversation itself (it sends the model its own transcript and makes
+ * the workflow's answers from it), so bubbles are only shown: each call sends just the new message.
+ */
 export interface ChatTurn {
   role: 'user' | 'assistant';
   content: string;
-  local?: boolean;
 }
 
 export interface RunResponse {
   question: string;
   answer: string | string[];
-}
-
-/** What /api/chat receives: the conversation after the welcome message, without the app's own notes. */
-export function chatRequestMessages(
-  turns: ChatTurn[],
-): Array<{ role: 'user' | 'assistant'; content: string }> {
-  return turns
-    .slice(1)
-    .filter((turn) => !turn.local)
-    .map(({ role, content }) => ({ role, content }));
 }
 
 /** An assistant reply read for the completion marker; a reply that was only the marker becomes the thank-you text. */
@@ -28,14 +21,9 @@ export function readAssistantReply(content: string, thanks: string): { done: boo
   return { done, text: done && !text ? thanks : text };
 }
 
-/** The webhook's responses for a chat: each user message answers the assistant message before it, in order. */
-export function chatResponses(turns: ChatTurn[]): RunResponse[] {
-  const responses: RunResponse[] = [];
-  let lastQuestion = '';
-  for (const turn of turns) {
-    if (turn.local) continue;
-    if (turn.role === 'assistant') lastQuestion = turn.content;
-    else responses.push({ question: lastQuestion, answer: turn.content });
-  }
-  return responses;
+/** The message-length limit a refused chat message exceeded (the server's `details.limit`), or null. */
+export function messageLimitOf(err: unknown): number | null {
+  if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') return null;
+  const limit = (err.body as { details?: { limit?: unknown } } | null)?.details?.limit;
+  return typeof limit === 'number' ? limit : null;
 }

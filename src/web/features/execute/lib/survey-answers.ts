@@ -9,7 +9,7 @@ export function isRequired(question: Pick<TSurveyQuestion, 'type'>): boolean {
   return question.type !== 'checkbox';
 }
 
-/** Answers start as the spec says: an empty string, or an empty list for checkboxes. */
+/** Answers start empty: an empty string, or an empty list for checkboxes. */
 export function initialAnswers(questions: TSurveyQuestion[]): SurveyAnswers {
   return Object.fromEntries(questions.map((q) => [q.id, q.type === 'checkbox' ? [] : '']));
 }

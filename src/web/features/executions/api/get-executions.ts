@@ -1,9 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TExecution } from '../../../../shared/contract/executions';
 import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const executionsQuery = queryOptions({
-  queryKey: ['/api/executions'],
+  queryKey: queryKeys.executions(),
   queryFn: () => api<TExecution[]>('/api/executions'),
 });
 

@@ -34,7 +34,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** The admin's create page: every field and rule of spec sections 2 and 5, and the survey builder. */
+/** The admin's create page: every field and rule of a workflow, and the survey builder. */
 export default function CreateWorkflowPage() {
   const { t } = useTranslation('admin');
   const navigate = useNavigate();

@@ -5,13 +5,15 @@ import { BarChart, type ChartPoint, type ChartSeries } from '../../components/ba
 import { formatNumber } from '../../lib/format';
 
 // Colours keep at least 3:1 against white (WCAG 1.4.11) and stay apart for common colour blindness;
-// the legend, the summary and the data table carry the same information without colour.
+// the legend, the summary and the data table carry the same information without colour. The hues follow the
+// run-status badge (components/ui/run-status-badge): pending grey, running blue, completed green, failed red,
+// expired amber.
 const RUN_COLOURS = {
   completed: '#15803d',
   running: '#0369a1',
-  pending: '#b45309',
+  pending: '#64748b',
   failed: '#b91c1c',
-  expired: '#64748b',
+  expired: '#b45309',
 } as const;
 const CREDIT_COLOURS = { granted: '#4f46e5', spent: '#d97706' } as const;
 
@@ -29,7 +31,11 @@ function dayLabel(date: string): string {
 export function RunsChart({ days }: { days: TAdminStats['runsPerDay'] }) {
   const { t } = useTranslation('admin');
   const keys = ['completed', 'running', 'pending', 'failed', 'expired'] as const;
-  const series: ChartSeries[] = keys.map((k) => ({ key: k, label: t(`status.${k}`), color: RUN_COLOURS[k] }));
+  const series: ChartSeries[] = keys.map((k) => ({
+    key: k,
+    label: t(`runStatus.${k}`, { ns: 'common' }),
+    color: RUN_COLOURS[k],
+  }));
   const points: ChartPoint[] = days.map((d) => ({
     x: d.date,
     xLabel: dayLabel(d.date),

@@ -1,12 +1,12 @@
 import { Activity, Coins, Users, Workflow, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../../../components/ui/card';
+import { RunStatusBadge } from '../../../../components/ui/run-status-badge';
 import { Spinner } from '../../../../components/ui/spinner';
 import type { TAdminStats } from '../../../../../shared/contract/admin';
 import { pickLanguage } from '../../../../../shared/contract/common';
 import { useAdminStats } from '../../api/get-stats';
 import { PageHeader } from '../../components/page-header';
-import { ExecutionStatusBadge } from '../../components/status-badge';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { CreditsChart, RunsChart } from './dashboard-charts';
 
@@ -72,7 +72,7 @@ function RecentActivity({ stats }: { stats: TAdminStats }) {
                 <p className="truncate text-slate-700">{r.user?.email ?? '—'}</p>
               </div>
               <div className="flex shrink-0 flex-col items-end gap-1">
-                <ExecutionStatusBadge status={r.status} />
+                <RunStatusBadge status={r.status} />
                 <time dateTime={r.createdAt} className="text-xs text-slate-700">
                   {formatDateTime(r.createdAt)}
                 </time>

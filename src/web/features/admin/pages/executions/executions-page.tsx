@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { RunStatusBadge } from '../../../../components/ui/run-status-badge';
 import type { TAdminExecution } from '../../../../../shared/contract/admin';
 import { pickLanguage } from '../../../../../shared/contract/common';
 import { useAdminExecutions } from '../../api/get-executions';
@@ -6,11 +7,10 @@ import { DataTable, type Column } from '../../components/data-table';
 import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
-import { ExecutionStatusBadge } from '../../components/status-badge';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { useListState } from '../../lib/use-list-state';
 
-/** The spec's status filter: all, completed, running, failed, pending (expired runs show under all). */
+/** The status filter: all, completed, running, failed, pending (expired runs show under all). */
 const STATUS_FILTERS = ['completed', 'running', 'failed', 'pending', 'expired'] as const;
 
 export default function ExecutionsPage() {
@@ -38,7 +38,7 @@ export default function ExecutionsPage() {
       header: t('executions.columns.status'),
       cell: (e) => (
         <div className="space-y-1">
-          <ExecutionStatusBadge status={e.status} />
+          <RunStatusBadge status={e.status} />
           {e.errorMessage ? (
             <p className="max-w-[16rem] truncate text-xs text-red-800" title={e.errorMessage}>
               {e.errorMessage}
@@ -92,7 +92,7 @@ export default function ExecutionsPage() {
           onChange={list.setFilter}
           options={[
             { value: '', label: t('common.all') },
-            ...STATUS_FILTERS.map((s) => ({ value: s, label: t(`status.${s}`) })),
+            ...STATUS_FILTERS.map((s) => ({ value: s, label: t(`runStatus.${s}`, { ns: 'common' }) })),
           ]}
         />
       </ListToolbar>

@@ -1,4 +1,4 @@
-import { Coins, UserCheck, UserX } from 'lucide-react';
+import { Coins, KeyRound, UserCheck, UserX } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '../../../../components/ui/badge';
@@ -6,6 +6,7 @@ import { toast } from '../../../../components/ui/toast';
 import type { TAdminUser } from '../../../../../shared/contract/admin';
 import type { TAccountStatus } from '../../../../../shared/contract/auth';
 import { useAdminUsers } from '../../api/get-users';
+import { useSendPasswordReset } from '../../api/send-password-reset';
 import { useUpdateUser } from '../../api/update-user';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataTable, type Column } from '../../components/data-table';
@@ -13,6 +14,7 @@ import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-tool
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
 import { RowAction } from '../../components/row-action';
+import { errorKey } from '../../../../lib/error-key';
 import { formatNumber } from '../../lib/format';
 import { useListState } from '../../lib/use-list-state';
 import { AdjustCreditsDialog } from './adjust-credits-dialog';
@@ -27,6 +29,18 @@ export default function UsersPage() {
   const update = useUpdateUser();
   const [adjusting, setAdjusting] = useState<TAdminUser | null>(null);
   const [suspending, setSuspending] = useState<TAdminUser | null>(null);
+  const sendReset = useSendPasswordReset();
+  const [resetting, setResetting] = useState<TAdminUser | null>(null);
+
+  const doSendReset = (user: TAdminUser) =>
+    sendReset.mutate(user.id, {
+      onSuccess: () => {
+        toast({ title: t('users.resetSent'), description: user.email, variant: 'success' });
+        setResetting(null);
+      },
+      onError: (err) =>
+        toast({ title: t('users.resetError'), description: t(errorKey(err)), variant: 'destructive' }),
+    });
 
   const setStatus = (user: TAdminUser, accountStatus: TAccountStatus) =>
     update.mutate(
@@ -90,6 +104,13 @@ export default function UsersPage() {
             icon={Coins}
             onClick={() => setAdjusting(u)}
           />
+          {u.accountStatus === 'active' ? (
+            <RowAction
+              label={t('users.resetNamed', { email: u.email })}
+              icon={KeyRound}
+              onClick={() => setResetting(u)}
+            />
+          ) : null}
           {u.accountStatus === 'active' ? (
             <RowAction
               label={t('users.suspendNamed', { email: u.email })}
@@ -156,6 +177,16 @@ export default function UsersPage() {
         confirmLabel={t('users.suspend')}
         onConfirm={() => (suspending ? setStatus(suspending, 'suspended') : undefined)}
         pending={update.isPending}
+      />
+      <ConfirmDialog
+        open={resetting !== null}
+        onOpenChange={(open) => (open ? undefined : setResetting(null))}
+        title={t('users.resetTitle', { email: resetting?.email ?? '' })}
+        description={t('users.resetWarning')}
+        confirmLabel={t('users.resetConfirm')}
+        confirmVariant="primary"
+        onConfirm={() => (resetting ? doSendReset(resetting) : undefined)}
+        pending={sendReset.isPending}
       />
     </div>
   );

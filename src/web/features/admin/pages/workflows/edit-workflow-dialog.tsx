@@ -20,7 +20,7 @@ interface EditWorkflowDialogProps {
   onClose(): void;
 }
 
-/** The spec's edit modal (owner, name, description, category, webhook URL, public) plus the secret. */
+/** The workflow edit modal (owner, name, description, category, webhook URL, public) plus the secret. */
 export function EditWorkflowDialog({ workflowId, onClose }: EditWorkflowDialogProps) {
   const { t } = useTranslation('admin');
   const detail = useAdminWorkflow(workflowId);

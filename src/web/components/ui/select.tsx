@@ -1,8 +1,8 @@
 import type { SelectHTMLAttributes } from 'react';
-import { cn } from '../../../lib/utils';
+import { cn } from '../../lib/utils';
 
-/** A native select styled like the project's inputs (native keeps phones and screen readers happy). */
-export function SelectField({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
+/** A native select styled like the inputs (native keeps phones and screen readers happy). */
+export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
   return (
     <select
       className={cn(

@@ -1,0 +1,263 @@
+import { and, asc, eq, ne } from 'drizzle-orm';
+import type {
+  TAccountExport,
+  TEmailChange,
+  TPasswordChange,
+  TProfileUpdate,
+} from '../../../shared/contract/account.js';
+import type { TSessionUser } from '../../../shared/contract/auth.js';
+import {
+  accountTokens,
+  creditTransactions,
+  emailOutbox,
+  idempotencyKeys,
+  sessions,
+  subscriptions,
+  userProfiles,
+  users,
+  workflowExecutions,
+} from '../../db/schema.js';
+import { isoOrNull } from '../../lib/dates.js';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
+import { newToken } from '../../lib/tokens.js';
+import { resultStorageFor } from '../../providers/storage/index.js';
+import type { AppDeps } from '../../types.js';
+import { deleteTokens, sendEmailChangeMails, sendPasswordChangedMail } from '../auth/mails.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { assertUsablePassword, toSessionUser } from '../auth/service.js';
+import { takeAttempts, type ThrottleRule } from '../auth/throttle.js';
+import { enqueueMail } from '../mail/outbox.js';
+
+/** Password checks from a signed-in session: a stolen session must not become a fast password oracle. */
+const PASSWORD_CHECK_RULE: ThrottleRule = { limit: 10, windowMs: 15 * 60 * 1000 };
+
+async function loadAccount(deps: AppDeps, userId: string) {
+  const [row] = await deps.db
+    .select({ user: users, profile: userProfiles })
+    .from(users)
+    .innerJoin(userProfiles, eq(userProfiles.id, users.id))
+    .where(eq(users.id, userId));
+  if (!row) throw notFound('Account');
+  return row;
+}
+
+/** Checks the account's password; a wrong one is a 400 on `field`, so the web form can point at it. */
+async function checkPassword(deps: AppDeps, userId: string, password: string, field: string) {
+  await takeAttempts(
+    deps.db,
+    [{ key: `account-password:user:${userId}`, rule: PASSWORD_CHECK_RULE }],
+    deps.now(),
+    'Too many wrong passwords. Try again later.',
+  );
+  const account = await loadAccount(deps, userId);
+  if (!(await verifyPassword(account.user.hashedPassword, password))) {
+    throw badRequest('The password is not correct', { fields: [{ field, message: 'incorrect' }] });
+  }
+  return account;
+}
+
+export async function updateProfile(
+  deps: AppDeps,
+  userId: string,
+  input: TProfileUpdate,
+): Promise<TSessionUser> {
+  const [profile] = await deps.db
+    .update(userProfiles)
+    .set({
+      ...(input.fullName !== undefined ? { fullName: input.fullName } : {}),
+      ...(input.language !== undefined ? { language: input.language } : {}),
+      updatedAt: deps.now(),
+    })
+    .where(eq(userProfiles.id, userId))
+    .returning();
+  if (!profile) throw notFound('Account');
+  return toSessionUser(profile);
+}
+
+/** Sets a new password; every other session of the account ends, and a notice is mailed. */
+export async function changePassword(
+  deps: AppDeps,
+  userId: string,
+  currentSessionId: string,
+  input: TPasswordChange,
+): Promise<void> {
+  await checkPassword(deps, userId, input.currentPassword, 'currentPassword');
+  assertUsablePassword(input.newPassword, 'newPassword');
+  const hashedPassword = await hashPassword(input.newPassword);
+  await deps.db.transaction(async (tx) => {
+    await tx.update(users).set({ hashedPassword }).where(eq(users.id, userId));
+    await tx.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, currentSessionId)));
+    await deleteTokens(tx, userId, 'password_reset');
+    const [profile] = await tx.select().from(userProfiles).where(eq(userProfiles.id, userId));
+    await sendPasswordChangedMail(tx, deps.config, profile!);
+  });
+}
+
+/** Starts an e-mail change: it applies only when the link mailed to the new address is opened. */
+export async function requestEmailChange(
+  deps: AppDeps,
+  userId: string,
+  input: TEmailChange,
+): Promise<{ ok: true; pendingEmail: string }> {
+  const { profile } = await checkPassword(deps, userId, input.password, 'password');
+  if (input.newEmail === profile.email) {
+    throw badRequest('This is already your e-mail address', {
+      fields: [{ field: 'newEmail', message: 'same' }],
+    });
+  }
+  const [taken] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, input.newEmail));
+  if (taken) throw conflict('An account with this email already exists');
+  await deps.db.transaction((tx) =>
+    sendEmailChangeMails(tx, deps.config, profile, input.newEmail, deps.now()),
+  );
+  return { ok: true, pendingEmail: input.newEmail };
+}
+
+export async function revokeOtherSessions(
+  deps: AppDeps,
+  userId: string,
+  currentSessionId: string,
+): Promise<number> {
+  const revoked = await deps.db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, currentSessionId)))
+    .returning({ id: sessions.id });
+  return revoked.length;
+}
+
+/** Everything the account holds, as one document (the person's right to a copy of their data). */
+export async function exportAccount(deps: AppDeps, userId: string): Promise<TAccountExport> {
+  const { profile } = await loadAccount(deps, userId);
+  const [runs, transactions, plans] = await Promise.all([
+    deps.db
+      .select()
+      .from(workflowExecutions)
+      .where(eq(workflowExecutions.userId, userId))
+      .orderBy(asc(workflowExecutions.createdAt)),
+    deps.db
+      .select()
+      .from(creditTransactions)
+      .where(eq(creditTransactions.userId, userId))
+      .orderBy(asc(creditTransactions.createdAt)),
+    deps.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId))
+      .orderBy(asc(subscriptions.createdAt)),
+  ]);
+  return {
+    exportedAt: deps.now().toISOString(),
+    profile: {
+      id: profile.id,
+      email: profile.email,
+      fullName: profile.fullName,
+      language: profile.language,
+      credits: profile.credits,
+      emailVerified: profile.emailVerifiedAt !== null,
+      createdAt: profile.createdAt.toISOString(),
+      lastLoginAt: isoOrNull(profile.lastLoginAt),
+    },
+    runs: runs.map((r) => ({
+      id: r.id,
+      workflowId: r.workflowId,
+      status: r.status,
+      language: r.language,
+      inputData: r.inputData ?? null,
+      outputData: r.outputData ?? null,
+      outputType: r.outputType,
+      outputFilename: r.outputFilename,
+      creditsUsed: r.creditsUsed,
+      createdAt: r.createdAt.toISOString(),
+      completedAt: isoOrNull(r.completedAt),
+    })),
+    transactions: transactions.map((t) => ({
+      id: t.id,
+      amount: t.amount,
+      type: t.transactionType,
+      planName: t.planName,
+      usdAmount: t.usdAmount,
+      notes: t.notes,
+      workflowId: t.workflowId,
+      createdAt: t.createdAt.toISOString(),
+    })),
+    subscriptions: plans.map((s) => ({
+      id: s.id,
+      planName: s.planName,
+      creditsPerMonth: s.creditsPerMonth,
+      priceUsd: s.priceUsd,
+      status: s.status,
+      nextRenewalDate: s.nextRenewalDate.toISOString(),
+      createdAt: s.createdAt.toISOString(),
+    })),
+  };
+}
+
+/**
+ * Deletes the account as a person sees it: they are signed out, their name, address, answers and results are
+ * erased and the address is free to register again. The ledger rows stay (on the anonymised account), so the
+ * books still add up; open runs are settled by the expiry job like any other.
+ */
+export async function deleteAccount(deps: AppDeps, userId: string, password: string): Promise<void> {
+  const { profile } = await checkPassword(deps, userId, password, 'password');
+  if (profile.isAdmin) {
+    throw new AppError(
+      'CONFLICT',
+      'An administrator account cannot delete itself: ask another admin to remove the role first',
+    );
+  }
+  const now = deps.now();
+  const anonymous = `deleted-${userId}@deleted.invalid`;
+  const files = await deps.db.transaction(async (tx) => {
+    // An unusable hash: no password verifies against it.
+    await tx
+      .update(users)
+      .set({ email: anonymous, hashedPassword: `deleted:${newToken(16)}` })
+      .where(eq(users.id, userId));
+    await tx
+      .update(userProfiles)
+      .set({
+        email: anonymous,
+        fullName: null,
+        accountStatus: 'suspended',
+        emailVerifiedAt: null,
+        deletedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(userProfiles.id, userId));
+    await tx.delete(sessions).where(eq(sessions.userId, userId));
+    await tx.delete(accountTokens).where(eq(accountTokens.userId, userId));
+    await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, userId));
+    await tx.delete(emailOutbox).where(eq(emailOutbox.userId, userId));
+    await tx
+      .update(subscriptions)
+      .set({ status: 'cancelled', updatedAt: now })
+      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, 'active')));
+    const withFiles = await tx
+      .select({ key: workflowExecutions.resultPath })
+      .from(workflowExecutions)
+      .where(eq(workflowExecutions.userId, userId));
+    await tx
+      .update(workflowExecutions)
+      .set({
+        inputData: null,
+        outputData: null,
+        errorMessage: null,
+        progressMessage: null,
+        outputUrl: null,
+        outputFilename: null,
+        resultPath: null,
+      })
+      .where(eq(workflowExecutions.userId, userId));
+    // Free-text notes of the person's own ledger rows are kept: they name plans and runs, not the person.
+    await enqueueMail(tx, deps.config, {
+      kind: 'account_deleted',
+      to: profile.email,
+      userId: null,
+      language: profile.language,
+      params: { name: profile.fullName ?? profile.email },
+    });
+    return withFiles.map((f) => f.key).filter((k): k is string => k !== null);
+  });
+  const storage = resultStorageFor(deps.config.dataDir);
+  await Promise.all(files.map((key) => storage.remove(key)));
+}

@@ -1,0 +1,49 @@
+import type { TLanguage } from '../../../shared/contract/common.js';
+import type { TEmailKind } from '../../../shared/contract/emails.js';
+import type { Config } from '../../config.js';
+import type { DbOrTx } from '../../db/client.js';
+import { emailOutbox } from '../../db/schema.js';
+import { renderMail, type MailParams } from './templates.js';
+
+export interface OutgoingMail<K extends TEmailKind> {
+  kind: K;
+  to: string;
+  /** The account it concerns; null once that account no longer exists. */
+  userId: string | null;
+  language: TLanguage;
+  params: MailParams[K];
+}
+
+/**
+ * Writes a mail to the outbox. Call it with the transaction of the change that causes the mail: the mail
+ * exists exactly when the change does. Without an SMTP server the mail is held for admins to read.
+ */
+export async function enqueueMail<K extends TEmailKind>(
+  tx: DbOrTx,
+  config: Config,
+  mail: OutgoingMail<K>,
+): Promise<string> {
+  const rendered = renderMail(mail.kind, mail.language, mail.params);
+  const [row] = await tx
+    .insert(emailOutbox)
+    .values({
+      userId: mail.userId,
+      toAddress: mail.to,
+      kind: mail.kind,
+      language: mail.language,
+      subject: rendered.subject,
+      textBody: rendered.text,
+      htmlBody: rendered.html,
+      status: config.mail.smtpUrl ? 'pending' : 'held',
+    })
+    .returning({ id: emailOutbox.id });
+  if (!row) throw new Error('outbox insert returned no row');
+  return row.id;
+}
+
+/** An absolute link into the web app, as the mail's reader opens it. */
+export function appLink(config: Config, path: string, query: Record<string, string> = {}): string {
+  const url = new URL(path, `${config.publicUrl}/`);
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+  return url.toString();
+}

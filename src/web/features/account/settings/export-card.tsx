@@ -1,0 +1,27 @@
+import { Download } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/ui/button';
+import { SettingsCard } from './settings-card';
+
+/** The JSON file the server sends as an attachment: profile, runs, transactions, subscriptions. */
+export const ACCOUNT_EXPORT_URL = '/api/account/export';
+
+export function ExportCard() {
+  const { t } = useTranslation('account');
+  return (
+    <SettingsCard
+      id="settings-export"
+      title={t('settings.export.title')}
+      description={t('settings.export.description')}
+    >
+      <div className="mt-auto">
+        <Button asChild variant="secondary">
+          <a href={ACCOUNT_EXPORT_URL} download>
+            <Download className="size-4" aria-hidden="true" />
+            {t('settings.export.submit')}
+          </a>
+        </Button>
+      </div>
+    </SettingsCard>
+  );
+}

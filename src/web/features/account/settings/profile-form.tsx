@@ -1,0 +1,88 @@
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TSessionUser } from '../../../../shared/contract/auth';
+import { LANGUAGES, type TLanguage } from '../../../../shared/contract/common';
+import { FullNameField } from '../../../components/form-fields';
+import { Label } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
+import { toast } from '../../../components/ui/toast';
+import { errorPlacement } from '../../../lib/error-key';
+import { useUpdateProfile } from '../api/update-profile';
+import { SettingsFormCard } from './settings-card';
+
+/** Each language under its own name, so anyone finds theirs. */
+const LANGUAGE_NAMES: Record<TLanguage, string> = { es: 'Español', en: 'English' };
+
+/** Name and language; the language is the one of the person's mails, and the app switches to it too. */
+export function ProfileForm({ user }: { user: TSessionUser }) {
+  const { t, i18n } = useTranslation('account');
+  const update = useUpdateProfile();
+  const [fullName, setFullName] = useState(user.fullName ?? user.full_name ?? '');
+  const [language, setLanguage] = useState<TLanguage>(user.language);
+  const [errors, setErrors] = useState<{ fullName?: string; form?: string }>({});
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const name = fullName.trim();
+    if (!name) {
+      setErrors({ fullName: t('settings.profile.nameRequired') });
+      return;
+    }
+    setErrors({});
+    update.mutate(
+      { fullName: name, language },
+      {
+        onSuccess: async (saved) => {
+          if (i18n.resolvedLanguage !== saved.language) {
+            localStorage.setItem('lng', saved.language);
+            await i18n.changeLanguage(saved.language);
+          }
+          // Worded in the language just chosen.
+          toast({ title: i18n.t('account:settings.profile.saved'), variant: 'success' });
+        },
+        onError: (err) => {
+          const { field, key } = errorPlacement(err, ['fullName'] as const);
+          setErrors(field ? { fullName: t(key) } : { form: t(key) });
+        },
+      },
+    );
+  };
+
+  return (
+    <SettingsFormCard
+      id="settings-profile"
+      title={t('settings.profile.title')}
+      description={t('settings.profile.description')}
+      onSubmit={submit}
+      formError={errors.form}
+      pending={update.isPending}
+      submitLabel={t('settings.profile.submit')}
+    >
+      <FullNameField
+        id="settings-name"
+        label={t('settings.profile.name')}
+        value={fullName}
+        onValueChange={setFullName}
+        error={errors.fullName}
+      />
+      <div>
+        <Label htmlFor="settings-language">{t('settings.profile.language')}</Label>
+        <Select
+          id="settings-language"
+          value={language}
+          onChange={(e) => setLanguage(e.target.value as TLanguage)}
+          aria-describedby="settings-language-hint"
+        >
+          {LANGUAGES.map((lng) => (
+            <option key={lng} value={lng} lang={lng}>
+              {LANGUAGE_NAMES[lng]}
+            </option>
+          ))}
+        </Select>
+        <p id="settings-language-hint" className="mt-1 text-xs text-slate-700">
+          {t('settings.profile.languageHint')}
+        </p>
+      </div>
+    </SettingsFormCard>
+  );
+}

@@ -1,0 +1,82 @@
+import { Link2Off } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { PasswordField } from '../../components/form-fields';
+import { Button } from '../../components/ui/button';
+import { Callout } from '../../components/ui/callout';
+import { toast } from '../../components/ui/toast';
+import { ApiError } from '../../lib/api';
+import { errorKey } from '../../lib/error-key';
+import { useConfirmPasswordReset } from './api/confirm-password-reset';
+import { AuthForm, AuthFormShell } from './auth-form-shell';
+
+/** The page a reset link opens: a new password, then signed in on the catalogue. */
+export default function ResetPasswordPage() {
+  const { t } = useTranslation('auth');
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim() ?? '';
+  const confirm = useConfirmPasswordReset();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [invalidLink, setInvalidLink] = useState(token === '');
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    confirm.mutate(
+      { token, password },
+      {
+        onSuccess: () => {
+          toast({ title: t('reset.done'), description: t('reset.doneBody'), variant: 'success' });
+          void navigate('/workflows', { replace: true });
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.code === 'INVALID_TOKEN') setInvalidLink(true);
+          else setError(t(errorKey(err)));
+        },
+      },
+    );
+  };
+
+  const footer = (
+    <Link to="/signin" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+      {t('forgot.toSignin')}
+    </Link>
+  );
+
+  if (invalidLink) {
+    return (
+      <AuthFormShell title={t('reset.invalidTitle')} subtitle={t('reset.invalidSubtitle')} footer={footer}>
+        <Callout role="alert" tone="danger" icon={Link2Off}>
+          {t('common:errors.invalidToken')}
+        </Callout>
+        <Button asChild className="mt-4 w-full">
+          <Link to="/forgot-password">{t('reset.requestNew')}</Link>
+        </Button>
+      </AuthFormShell>
+    );
+  }
+
+  return (
+    <AuthFormShell title={t('reset.title')} subtitle={t('reset.subtitle')} footer={footer}>
+      <AuthForm
+        onSubmit={submit}
+        error={error}
+        pending={confirm.isPending}
+        submitLabel={t('reset.submit')}
+        pendingLabel={t('reset.submitting')}
+      >
+        <PasswordField
+          kind="new"
+          id="reset-password"
+          label={t('reset.newPassword')}
+          aria-invalid={error ? true : undefined}
+          value={password}
+          onValueChange={setPassword}
+        />
+      </AuthForm>
+    </AuthFormShell>
+  );
+}
