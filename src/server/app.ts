@@ -1,6 +1,5 @@
 import cookie from '@fastify/cookie';
 import { sql } from 'drizzle-orm';
-import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -17,7 +16,6 @@ import { creditRoutes } from './modules/credits/routes.js';
 import { executionRoutes } from './modules/executions/routes.js';
 import { resultRoutes } from './modules/results/routes.js';
 import { workflowRoutes } from './modules/workflows/routes.js';
-import { catalogueLane, type EarlyAnswer } from './modules/workflows/catalogue-lane.js';
 import { AccessLog, nextRequestId, registerAccessLog } from './plugins/access-log.js';
 import { registerDocs } from './plugins/docs.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -65,27 +63,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
           redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
           stream: destination,
         };
-  // Requests may be answered before Fastify's routing (the visitor's catalogue); set once the app exists.
-  let early: EarlyAnswer | null = null;
   const app = Fastify({
     logger,
     genReqId: nextRequestId,
-    serverFactory: (handler, opts) => {
-      const server = createServer((req, res) => {
-        if (early) early(req, res, () => handler(req, res));
-        else handler(req, res);
-      });
-      // What Fastify sets on a server it creates itself (its defaults, normalised before this call).
-      const timeouts = opts as {
-        keepAliveTimeout: number;
-        requestTimeout: number;
-        connectionTimeout: number;
-      };
-      server.keepAliveTimeout = timeouts.keepAliveTimeout;
-      server.requestTimeout = timeouts.requestTimeout;
-      server.setTimeout(timeouts.connectionTimeout);
-      return server;
-    },
     // One log line per answered request is written below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
@@ -161,11 +141,5 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   }
 
   await registerWeb(app);
-  early = catalogueLane({
-    database: deps.database,
-    securityHeaders: headers.api,
-    accessLog,
-    draining: () => app.draining,
-  });
   return app;
 }

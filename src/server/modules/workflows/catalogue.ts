@@ -134,17 +134,6 @@ export async function catalogueSnapshot(database: Database, audience: Audience):
   return entry;
 }
 
-/**
- * The snapshot at once, without a database read, when nothing can have changed since it was made: on the
- * embedded database, whose change notifications this process receives. Null otherwise (ask catalogueSnapshot).
- */
-export function readyCatalogue(database: Database, audience: Audience): CatalogueSnapshot | null {
-  const cache = caches.get(database);
-  if (!cache?.watching || cache.dirty || cache.version === null) return null;
-  const entry = cache.entries.get(audience);
-  return entry?.version === cache.version ? entry : null;
-}
-
 /** Whether an If-None-Match header names this ETag (or is `*`). */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
@@ -154,9 +143,6 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
     .some((t) => t === etag || t === '*');
 }
 
-/** The path of the catalogue list. */
-export const CATALOGUE_PATH = '/api/workflows/public';
-
 export interface CatalogueAnswer {
   status: 200 | 304;
   headers: Readonly<Record<string, string>>;
@@ -165,8 +151,7 @@ export interface CatalogueAnswer {
 }
 
 /**
- * The answer to a catalogue request: the one place that decides it, for the route and for the visitor's lane
- * before the router (catalogue-lane.ts). The answer depends on who asks (admins see more), so shared caches
+ * The answer to a catalogue request. The answer depends on who asks (admins see more), so shared caches
  * must not mix them up: private, revalidated, varying on the cookie.
  */
 export function catalogueAnswer(

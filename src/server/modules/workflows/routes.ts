@@ -44,8 +44,6 @@ export async function workflowRoutes(app: App, deps: AppDeps): Promise<void> {
     async (request, typedReply) => {
       // The typed reply only admits the schema's shape; ready bytes and a bodiless 304 go through the plain one.
       const reply: FastifyReply = typedReply;
-      // A visitor's plain request is usually answered before the router (catalogue-lane.ts); this route
-      // answers the rest (a session, a query string, HEAD, a draining server) with the same bytes and headers.
       return sendCatalogue(request, reply, await catalogueSnapshot(deps.database, await audienceOf(request)));
     },
   );
