@@ -39,6 +39,42 @@ export default tseslint.config(
       ],
     },
   },
+  // The demo workflow services stand beside the app (demo/): the app reaches them only through
+  // demo/register.ts, and the services themselves (all but the seeding) use nothing of the server, as an
+  // outside workflow service could not. Matched on the import text: the import-x zones above need a resolver
+  // that finds `.ts` sources behind `.js` specifiers.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+demo/(?!register\\.js$)',
+              message: 'The app reaches the demo services only through demo/register.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['demo/hooks/**/*.ts', 'demo/files/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)src/server/',
+              message: 'A demo service knows only the public webhook contract, not the server.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['src/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

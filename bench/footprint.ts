@@ -85,7 +85,7 @@ async function measure(kind: 'pglite' | 'postgres', settings: Settings, section:
   }
   const startMs = median(starts);
   section.checks.push({
-    what: `${label}: ${useNpm ? '`npm start`' : '`node dist/server/main.js` (what `npm start` runs once built)'} to the first answered request, existing data, median of ${STARTS}`,
+    what: `${label}: ${useNpm ? '`npm start`' : '`node dist/src/server/main.js` (what `npm start` runs once built)'} to the first answered request, existing data, median of ${STARTS}`,
     measured: `${round(startMs)} ms`,
     budget: `<= ${START_BUDGET_MS} ms`,
     pass: startMs <= START_BUDGET_MS,

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
-import { expectAccessible, newEmail, screenshot } from './fixtures.js';
+import { expectAccessible, newEmail, screenshot, signUpViaApi } from './fixtures.js';
 
 test('a new user signs up and lands on the catalogue with 5 credits in the badge', async ({ page }) => {
   await page.goto('/signup?lng=en');
@@ -98,4 +98,23 @@ test('unknown routes show the 404 page with a link home', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   await page.getByRole('link', { name: 'Go to the home page' }).click();
   await expect(page).toHaveURL(/\/$/);
+});
+
+test('a session that ends while the app is open sends the person to sign in at the next call', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/?lng=en');
+  await signUpViaApi(page, 'Sam Expired');
+  await page.goto('/workflows');
+  await expect(page.getByTestId('credits-badge').filter({ visible: true })).toHaveText('5');
+  // The cookie goes (as when the session expires or is revoked elsewhere); the app still holds the user.
+  await context.clearCookies();
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'My workflows' })
+    .click();
+  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByTestId('credits-badge')).toHaveCount(0);
 });

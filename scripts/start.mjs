@@ -30,11 +30,12 @@ if (outdated('dist/web/index.html', ['src/web', 'vite.config.ts', ...shared])) {
   console.log('Building the web app...');
   run('npx', ['vite', 'build', '--logLevel', 'warn']);
 }
-if (outdated('dist/server/main.js', ['src/server', 'tsconfig.server.json', ...shared])) {
+// The build mirrors the repository (tsconfig.server.json), so the demo services in demo/ compile beside src/.
+if (outdated('dist/src/server/main.js', ['src/server', 'demo', 'tsconfig.server.json', ...shared])) {
   console.log('Compiling the server...');
   run('npx', ['tsc', '-p', 'tsconfig.server.json']);
 }
 
 process.env.NODE_ENV ??= 'production';
 process.env.HOST ??= '127.0.0.1';
-await import('../dist/server/main.js');
+await import('../dist/src/server/main.js');

@@ -32,11 +32,11 @@ const SHARED = ['src/shared', 'package.json'];
 
 /**
  * Compiles the server into bench/.data/build, as `npm run build` does into dist/. The compiled server finds
- * its migrations three folders up (src/server/db/migrations), so a link to src/ sits beside the build.
+ * its migrations below the build's parent (src/server/db/migrations), so a link to src/ sits beside the build.
  */
 export function ensureServerBuild(): void {
   linkSources();
-  if (!outdated(SERVER_ENTRY, ['src/server', 'tsconfig.server.json', ...SHARED])) return;
+  if (!outdated(SERVER_ENTRY, ['src/server', 'demo', 'tsconfig.server.json', ...SHARED])) return;
   console.log('bench: compiling the server...');
   // tsc still writes its output when a file someone is editing has a type error; the run goes on then.
   const status = run('npx', ['tsc', '-p', 'tsconfig.server.json', '--outDir', join(BUILD_DIR, 'dist')]);

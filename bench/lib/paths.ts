@@ -7,7 +7,7 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const WORK_DIR = join(ROOT, 'bench', '.data');
 /** A private build, so that a benchmark never races another engineer's `npm run build` into dist/. */
 export const BUILD_DIR = join(WORK_DIR, 'build');
-export const SERVER_ENTRY = join(BUILD_DIR, 'dist', 'server', 'main.js');
+export const SERVER_ENTRY = join(BUILD_DIR, 'dist', 'src', 'server', 'main.js');
 export const WEB_DIR = join(BUILD_DIR, 'web');
 export const RESULTS_JSON = join(ROOT, 'bench', 'results.json');
 export const RESULTS_MD = join(ROOT, 'bench', 'RESULTS.md');

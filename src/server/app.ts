@@ -3,17 +3,17 @@ import { sql } from 'drizzle-orm';
 import Fastify, { LogController, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { demoHookRoutes } from './demo-hooks/routes.js';
+import { demoServices } from '../../demo/register.js';
 import { accountRoutes } from './modules/account/routes.js';
 import { adminEmailRoutes } from './modules/admin/email-routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
+import { translateRoutes } from './modules/admin/translate-routes.js';
 import { workflowDeleteRoutes } from './modules/admin/workflow-delete-routes.js';
 import { authRoutes } from './modules/auth/routes.js';
-import { billingRoutes } from './modules/billing/routes.js';
 import { chatRoutes } from './modules/chat/routes.js';
-import { translateRoutes } from './modules/chat/translate-routes.js';
 import { creditRoutes } from './modules/credits/routes.js';
 import { executionRoutes } from './modules/executions/routes.js';
+import { paymentRoutes } from './modules/payments/routes.js';
 import { resultRoutes } from './modules/results/routes.js';
 import { workflowRoutes } from './modules/workflows/routes.js';
 import { AccessLog, nextRequestId, registerAccessLog } from './plugins/access-log.js';
@@ -79,7 +79,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  registerErrorHandling(app, deps.config);
   const accessLog = destination ? AccessLog.create(deps.config.logLevel, destination) : null;
   if (accessLog) registerAccessLog(app, accessLog);
   // Cookies are parsed when a request asks for its session (plugins/session.ts), not on every request.
@@ -113,7 +113,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(async (scope) => executionRoutes(scope as App, deps), { prefix: '/api/executions' });
   await app.register(async (scope) => chatRoutes(scope as App, deps), { prefix: '/api' });
   await app.register(async (scope) => creditRoutes(scope as App, deps), { prefix: '/api/credits' });
-  await app.register(async (scope) => billingRoutes(scope as App, deps), { prefix: '/api/payments' });
+  await app.register(async (scope) => paymentRoutes(scope as App, deps), { prefix: '/api/payments' });
   await app.register(async (scope) => resultRoutes(scope as App, deps));
   // One guard for the whole admin prefix: 401 for visitors, 403 for non-admins, before any body is read.
   const adminOnly = async (request: FastifyRequest) => {
@@ -137,9 +137,14 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     { prefix: '/api/workflows' },
   );
   if (deps.config.demoWorkflows) {
-    await app.register(async (scope) => demoHookRoutes(scope as App, deps), { prefix: '/demo-hooks' });
+    // Kept outside src/ (demo/) so the demo services get no more than a real workflow service would.
+    await app.register(demoServices, {
+      prefix: '/demo-hooks',
+      slowStepMs: deps.config.demoSlowStepMs,
+      now: deps.now,
+    });
   }
 
-  await registerWeb(app);
+  await registerWeb(app, deps.config.webDir);
   return app;
 }

@@ -77,3 +77,19 @@ describe('production defaults: demo mode is the embedded database', () => {
     expect(() => loadConfig({ ...base, DEMO_WORKFLOWS: 'yes' })).toThrow(/DEMO_WORKFLOWS/);
   });
 });
+
+describe('development settings', () => {
+  it('serves dist/web and keeps unhandled errors out of stderr by default', () => {
+    const config = loadConfig({ NODE_ENV: 'test' });
+    expect(config.webDir).toMatch(/[/\\]dist[/\\]web$/);
+    expect(config.debugErrors).toBe(false);
+  });
+
+  it('takes WEB_DIR as given and DEBUG_ERRORS as a flag, naming a bad one', () => {
+    const config = loadConfig({ NODE_ENV: 'test', WEB_DIR: '/tmp/checkout/web', DEBUG_ERRORS: '1' });
+    expect(config.webDir).toBe('/tmp/checkout/web');
+    expect(config.debugErrors).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test', DEBUG_ERRORS: 'false' }).debugErrors).toBe(false);
+    expect(() => loadConfig({ NODE_ENV: 'test', DEBUG_ERRORS: 'yes' })).toThrow(/DEBUG_ERRORS/);
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fromProjectRoot } from './lib/project-root.js';
 
 const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -35,6 +36,10 @@ const ZEnv = z
       .regex(/^[\w.:/, -]+$/, 'a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal')
       .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Also print unhandled errors to stderr: tests run with the app log off. A debugging aid. */
+    DEBUG_ERRORS: booleanFlag.optional(),
+    /** The built web app to serve, so parallel development checkouts serve their own builds; not for production. */
+    WEB_DIR: z.string().min(1).optional(),
     /** Where mail goes: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://... (TLS from the start). */
     SMTP_URL: z
       .string()
@@ -92,6 +97,10 @@ export interface Config {
   /** Proxies whose X-Forwarded-For entries are believed, as Fastify's `trustProxy` takes them; false: none. */
   trustProxy: string | false;
   logLevel: string;
+  /** Print unhandled errors to stderr as well (DEBUG_ERRORS). */
+  debugErrors: boolean;
+  /** The directory of the built web app (index.html and assets/). */
+  webDir: string;
   mail: {
     /** Unset: mails are kept in the outbox (status held) and read by admins in the panel. */
     smtpUrl: string | undefined;
@@ -124,6 +133,9 @@ export function startupWarnings(config: Config): string[] {
   }
   return warnings;
 }
+
+// Where `npm run build` puts the web app, found from the sources and from the built server alike.
+const BUILT_WEB_DIR = fromProjectRoot('dist/web');
 
 /** Parses the environment once; every bad variable is named in the error. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -176,6 +188,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? false
         : (e.TRUST_PROXY ?? (e.NODE_ENV === 'production' ? 'loopback,linklocal,uniquelocal' : false)),
     logLevel: e.LOG_LEVEL,
+    debugErrors: e.DEBUG_ERRORS ?? false,
+    webDir: e.WEB_DIR ?? BUILT_WEB_DIR,
     mail: {
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM ?? `Flujo <no-reply@${new URL(publicUrl).hostname}>`,

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { fromProjectRoot } from '../lib/project-root.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -20,8 +20,8 @@ export interface Database {
   pglite?: PGlite;
 }
 
-// Same depth below the project root from src/server/db and from dist/server/db.
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../src/server/db/migrations', import.meta.url));
+// The sources' folder, from the sources and from the build alike.
+export const MIGRATIONS_FOLDER = fromProjectRoot('src/server/db/migrations');
 
 export type DatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize?: number }

@@ -13,15 +13,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { TBilingual } from '../../shared/contract/common.js';
 import { EMAIL_STATUSES } from '../../shared/contract/emails.js';
-
-type Bilingual = { es: string; en: string };
-export type SurveyQuestion = {
-  id: string;
-  question: Bilingual;
-  type: 'text' | 'textarea' | 'number' | 'select' | 'checkbox';
-  options: string[];
-};
+import type { TSurveyQuestion } from '../../shared/contract/workflows.js';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -96,20 +90,14 @@ export const userProfiles = pgTable(
   ],
 );
 
-export const categories = pgTable('categories', {
-  key: text('key').primaryKey(),
-  name: jsonb('name').$type<Bilingual>().notNull(),
-  sortOrder: integer('sort_order').notNull().default(0),
-});
-
 export const userWorkflows = pgTable(
   'user_workflows',
   {
     id: id(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
-    name: jsonb('name').$type<Bilingual>().notNull(),
-    description: jsonb('description').$type<Bilingual | null>(),
-    category: jsonb('category').$type<Bilingual>().notNull(),
+    name: jsonb('name').$type<TBilingual>().notNull(),
+    description: jsonb('description').$type<TBilingual | null>(),
+    category: jsonb('category').$type<TBilingual>().notNull(),
     webhookUrl: text('webhook_url').notNull(),
     /** whsec_ + base64 key, used to sign outbound calls (Standard Webhooks). */
     secretToken: text('secret_token').notNull(),
@@ -124,9 +112,9 @@ export const userWorkflows = pgTable(
       .notNull()
       .default('chatbot'),
     creditsPerExecution: integer('credits_per_execution').notNull().default(1),
-    welcomeMessage: jsonb('welcome_message').$type<Bilingual | null>(),
+    welcomeMessage: jsonb('welcome_message').$type<TBilingual | null>(),
     aiPrompt: text('ai_prompt'),
-    surveyQuestions: jsonb('survey_questions').$type<SurveyQuestion[]>().notNull().default([]),
+    surveyQuestions: jsonb('survey_questions').$type<TSurveyQuestion[]>().notNull().default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -285,7 +273,7 @@ export const adminConfig = pgTable('admin_config', {
   id: id(),
   key: text('key').notNull().unique(),
   value: jsonb('value').notNull(),
-  description: jsonb('description').$type<Bilingual>().notNull(),
+  description: jsonb('description').$type<TBilingual>().notNull(),
   updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
   updatedAt: updatedAt(),
   createdAt: createdAt(),

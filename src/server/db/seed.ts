@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { CATEGORIES } from '../../shared/contract/categories.js';
+import { seedDemoWorkflows } from '../../../demo/register.js';
 import type { Config } from '../config.js';
-import { seedDemoWorkflows } from '../demo-hooks/seed-demo-workflows.js';
-import { hashPassword } from '../modules/auth/passwords.js';
 import { AppError } from '../lib/errors.js';
-import { createAccount, revokeUserSessions } from '../modules/auth/service.js';
+import { createAccount, hashPassword, revokeUserSessions } from '../modules/auth/service.js';
 import { seedConfig } from '../modules/settings/service.js';
 import type { Db } from './client.js';
-import { categories, userProfiles, users } from './schema.js';
+import { userProfiles, users } from './schema.js';
 
 export const DEMO_ADMIN_EMAIL = 'admin@example.com';
 
@@ -22,15 +20,12 @@ export interface SeedResult {
   adminRefused?: string;
 }
 
-/** Idempotent first-start data: categories, live config, the first admin, the demo workflows. */
+/** Idempotent first-start data: live config, the first admin, the demo workflows. */
 export async function seed(db: Db, config: Config): Promise<SeedResult> {
-  await db
-    .insert(categories)
-    .values(CATEGORIES.map((c, i) => ({ key: c.key, name: c.name, sortOrder: i })))
-    .onConflictDoNothing();
   await seedConfig(db, { require_email_verification: config.mail.smtpUrl !== undefined });
   const result = await seedFirstAdmin(db, config);
-  // After the admin: the demo workflows belong to the first one.
+  // After the admin: the demo workflows belong to the first one. On every start, not just the first, because
+  // this is also how the demo services (re)learn the secrets they verify calls with.
   if (config.demoWorkflows) await seedDemoWorkflows(db, config);
   return result;
 }

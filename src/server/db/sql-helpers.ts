@@ -12,6 +12,16 @@ export const ts = (date: Date): SQL => sql`${date.toISOString()}::timestamptz`;
  */
 export const newestFirst = (column: AnyPgColumn): SQL => sql`${column} desc nulls last`;
 
+/**
+ * A column's bare name. `${column}` renders as "table"."column", which SQL refuses in an UPDATE's SET and an
+ * INSERT's column list; naming it through the schema still makes a renamed column a type error.
+ */
+export const columnName = (column: AnyPgColumn): SQL => sql`${sql.identifier(column.name)}`;
+
+/** An INSERT's column list, `(a, b, c)`, from the schema's columns. */
+export const columnList = (...columns: AnyPgColumn[]): SQL =>
+  sql`(${sql.join(columns.map(columnName), sql`, `)})`;
+
 /** Runs raw SQL and returns its rows; both drivers answer `{ rows }`. */
 export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };

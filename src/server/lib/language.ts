@@ -1,6 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { TLanguage } from '../../shared/contract/common.js';
 
+/** A language as the LLM is told to write in it (chat replies, translations). */
+export const LANGUAGE_NAME: Record<TLanguage, string> = { en: 'English', es: 'Spanish (español)' };
+
 /**
  * The caller's language when no profile says it: the web app's `lng` cookie, then Accept-Language, then
  * English. Any Spanish variant counts as Spanish.

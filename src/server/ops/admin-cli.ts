@@ -71,7 +71,7 @@ export async function runAdminCli(
         );
         return 2;
       }
-      // The rest of a first start's data (categories, live settings), so a fresh database is complete. The
+      // The rest of a first start's data (live settings), so a fresh database is complete. The
       // admin exists by now, so no demo admin is made beside it.
       await seed(database.db, {
         ...config,

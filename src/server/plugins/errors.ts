@@ -28,8 +28,11 @@ function isDataException(err: unknown): boolean {
   return false;
 }
 
-/** Every error leaves as `{ error, code }`; a 5xx never shows its internals. */
-export function registerErrorHandling(app: App): void {
+/**
+ * Every error leaves as `{ error, code }`; a 5xx never shows its internals. `debugErrors` (DEBUG_ERRORS) also
+ * prints an unhandled error to stderr, where a developer sees it without reading the JSON log.
+ */
+export function registerErrorHandling(app: App, options: { debugErrors: boolean }): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof AppError) {
       if (err.code === 'RATE_LIMITED' && typeof err.details?.retryAfter === 'number') {
@@ -68,7 +71,7 @@ export function registerErrorHandling(app: App): void {
         .send({ error: err.message, code: STATUS_CODES[status] ?? 'VALIDATION_ERROR' });
     }
     request.log.error({ err }, 'unhandled error');
-    if (process.env.DEBUG_ERRORS) console.error(err);
+    if (options.debugErrors) console.error(err);
     return reply.status(500).send({ error: 'Internal server error', code: 'INTERNAL_ERROR' });
   });
 }

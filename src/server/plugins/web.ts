@@ -1,18 +1,13 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { App } from '../types.js';
 
-// src/server and dist/server sit at the same depth, so this finds the built app from either.
-// WEB_DIR lets parallel development checkouts serve their own builds; it is not a production setting.
-export const WEB_ROOT = process.env.WEB_DIR ?? fileURLToPath(new URL('../../../dist/web', import.meta.url));
-
-/** Serves the built web app, with index.html for every path the app routes itself. */
-export async function registerWeb(app: App): Promise<void> {
-  const built = existsSync(`${WEB_ROOT}/index.html`);
+/** Serves the built web app in `webDir` (config.webDir), with index.html for every path the app routes itself. */
+export async function registerWeb(app: App, webDir: string): Promise<void> {
+  const built = existsSync(`${webDir}/index.html`);
   if (built) {
     await app.register(fastifyStatic, {
-      root: WEB_ROOT,
+      root: webDir,
       wildcard: false,
       index: false,
       setHeaders(res, path) {

@@ -1,12 +1,13 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 import { Spinner } from '../components/ui/spinner';
 import SignInPage from '../features/auth/sign-in-page';
 import SignUpPage from '../features/auth/sign-up-page';
 import HomePage from '../features/home/home-page';
 import { Layout } from './layout';
 import NotFoundPage from './not-found-page';
+import { RouteErrorPage } from './route-error-page';
 import { RouteGuard } from './route-guard';
 
 // Everything past the first screens is split out, so the home page ships only what it shows.
@@ -25,106 +26,116 @@ function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Spinner label={t('loading')} className="min-h-[50vh]" />}>{children}</Suspense>;
 }
 
-export const router = createBrowserRouter([
+export const routes: RouteObject[] = [
   {
     element: <Layout />,
+    // Reached only when the shell itself fails; the screens' errors are caught below it.
+    errorElement: <RouteErrorPage />,
     children: [
-      { path: '/', element: <HomePage /> },
-      { path: '/signin', element: <SignInPage /> },
-      { path: '/signup', element: <SignUpPage /> },
-      // Reached from mailed links, signed in or not.
       {
-        path: '/forgot-password',
-        element: (
-          <Lazy>
-            <ForgotPasswordPage />
-          </Lazy>
-        ),
-      },
-      {
-        path: '/reset-password',
-        element: (
-          <Lazy>
-            <ResetPasswordPage />
-          </Lazy>
-        ),
-      },
-      {
-        path: '/verify-email',
-        element: (
-          <Lazy>
-            <VerifyEmailPage />
-          </Lazy>
-        ),
-      },
-      // The catalogue is public but blurred for visitors; it reads the session itself.
-      {
-        path: '/workflows',
-        element: (
-          <Lazy>
-            <CataloguePage />
-          </Lazy>
-        ),
-      },
-      {
-        element: <RouteGuard />,
+        // A screen's error replaces the screen alone, so the header and its way around stay.
+        errorElement: <RouteErrorPage />,
         children: [
+          { path: '/', element: <HomePage /> },
+          { path: '/signin', element: <SignInPage /> },
+          { path: '/signup', element: <SignUpPage /> },
+          // Reached from mailed links, signed in or not.
           {
-            path: '/workflows/:id/execute',
+            path: '/forgot-password',
             element: (
               <Lazy>
-                <ExecutePage />
+                <ForgotPasswordPage />
               </Lazy>
             ),
           },
           {
-            path: '/my-workflows',
+            path: '/reset-password',
             element: (
               <Lazy>
-                <MyExecutionsPage />
+                <ResetPasswordPage />
               </Lazy>
             ),
           },
           {
-            path: '/account',
+            path: '/verify-email',
             element: (
               <Lazy>
-                <AccountPage />
+                <VerifyEmailPage />
+              </Lazy>
+            ),
+          },
+          // The catalogue is public but blurred for visitors; it reads the session itself.
+          {
+            path: '/workflows',
+            element: (
+              <Lazy>
+                <CataloguePage />
               </Lazy>
             ),
           },
           {
-            path: '/buy-credits',
-            element: (
-              <Lazy>
-                <BuyCreditsPage />
-              </Lazy>
-            ),
+            element: <RouteGuard />,
+            children: [
+              {
+                path: '/workflows/:id/execute',
+                element: (
+                  <Lazy>
+                    <ExecutePage />
+                  </Lazy>
+                ),
+              },
+              {
+                path: '/my-workflows',
+                element: (
+                  <Lazy>
+                    <MyExecutionsPage />
+                  </Lazy>
+                ),
+              },
+              {
+                path: '/account',
+                element: (
+                  <Lazy>
+                    <AccountPage />
+                  </Lazy>
+                ),
+              },
+              {
+                path: '/buy-credits',
+                element: (
+                  <Lazy>
+                    <BuyCreditsPage />
+                  </Lazy>
+                ),
+              },
+              {
+                path: '/credits',
+                element: (
+                  <Lazy>
+                    <BuyCreditsPage />
+                  </Lazy>
+                ),
+              },
+            ],
           },
           {
-            path: '/credits',
-            element: (
-              <Lazy>
-                <BuyCreditsPage />
-              </Lazy>
-            ),
+            element: <RouteGuard admin />,
+            children: [
+              {
+                path: '/admin/*',
+                element: (
+                  <Lazy>
+                    <AdminRoutes />
+                  </Lazy>
+                ),
+              },
+            ],
           },
+          { path: '*', element: <NotFoundPage /> },
         ],
       },
-      {
-        element: <RouteGuard admin />,
-        children: [
-          {
-            path: '/admin/*',
-            element: (
-              <Lazy>
-                <AdminRoutes />
-              </Lazy>
-            ),
-          },
-        ],
-      },
-      { path: '*', element: <NotFoundPage /> },
     ],
   },
-]);
+];
+
+export const router = createBrowserRouter(routes);

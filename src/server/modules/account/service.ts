@@ -22,10 +22,17 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { newToken } from '../../lib/tokens.js';
 import { resultStorageFor } from '../../providers/storage/index.js';
 import type { AppDeps } from '../../types.js';
-import { deleteTokens, sendEmailChangeMails, sendPasswordChangedMail } from '../auth/mails.js';
-import { hashPassword, verifyPassword } from '../auth/passwords.js';
-import { assertUsablePassword, toSessionUser } from '../auth/service.js';
-import { takeAttempts, type ThrottleRule } from '../auth/throttle.js';
+import {
+  assertUsablePassword,
+  deleteTokens,
+  hashPassword,
+  sendEmailChangeMails,
+  sendPasswordChangedMail,
+  takeAttempts,
+  toSessionUser,
+  verifyPassword,
+  type ThrottleRule,
+} from '../auth/service.js';
 import { enqueueMail } from '../mail/outbox.js';
 
 /** Password checks from a signed-in session: a stolen session must not become a fast password oracle. */

@@ -7,7 +7,7 @@ import { newestFirst } from '../../db/sql-helpers.js';
 import { emailOutbox, userProfiles } from '../../db/schema.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import type { AppDeps } from '../../types.js';
-import { sendPasswordResetMail } from '../auth/mails.js';
+import { sendPasswordResetMail } from '../auth/service.js';
 import { writeAudit } from './audit.js';
 import { iso, isoOrNull } from '../../lib/dates.js';
 import { countMatching, type Page } from './lists.js';

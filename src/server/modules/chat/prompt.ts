@@ -1,6 +1,6 @@
-import type { TLanguage } from '../../../shared/contract/common.js';
+import type { TBilingual, TLanguage } from '../../../shared/contract/common.js';
+import { LANGUAGE_NAME } from '../../lib/language.js';
 
-const LANGUAGE_NAME: Record<TLanguage, string> = { en: 'English', es: 'Spanish (español)' };
 const MARKER: Record<TLanguage, string> = { en: '[CONVERSATION_COMPLETE]', es: '[CONVERSACIÓN_COMPLETADA]' };
 
 /**
@@ -8,7 +8,7 @@ const MARKER: Record<TLanguage, string> = { en: '[CONVERSATION_COMPLETE]', es: '
  * is how the client knows the conversation is over, so the instruction about it comes last and is explicit.
  */
 export function chatSystemPrompt(
-  workflow: { name: { es: string; en: string }; aiPrompt: string | null },
+  workflow: { name: TBilingual; aiPrompt: string | null },
   language: TLanguage,
 ): string {
   const name = workflow.name[language] || workflow.name.en || workflow.name.es;
@@ -23,13 +23,4 @@ export function chatSystemPrompt(
     'When you have everything you need, reply with a short summary of what you collected and end that reply',
     `with the marker ${MARKER[language]} (exactly, with the brackets). Never write the marker before then.`,
   ].join('\n');
-}
-
-/** The system prompt for the admin's translate button. */
-export function translateSystemPrompt(targetLanguage: TLanguage): string {
-  return [
-    `Translate the user's text into ${LANGUAGE_NAME[targetLanguage]}.`,
-    'Keep the meaning, tone, formatting, line breaks and placeholders exactly.',
-    'Answer with the translation only: no quotes, notes or explanations.',
-  ].join(' ');
 }

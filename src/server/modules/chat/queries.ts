@@ -1,4 +1,6 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import type { TBilingual } from '../../../shared/contract/common.js';
+import type { TInteractionType } from '../../../shared/contract/workflows.js';
 import type { Db } from '../../db/client.js';
 import { userWorkflows, workflowExecutions } from '../../db/schema.js';
 import type { TranscriptTurn } from './transcript.js';
@@ -10,9 +12,9 @@ import type { TranscriptTurn } from './transcript.js';
 
 export interface ChatWorkflow {
   id: string;
-  name: { es: string; en: string };
-  interactionType: 'chatbot' | 'survey';
-  welcomeMessage: { es: string; en: string } | null;
+  name: TBilingual;
+  interactionType: TInteractionType;
+  welcomeMessage: TBilingual | null;
   aiPrompt: string | null;
 }
 

@@ -1,6 +1,5 @@
 import type { TChatRequest } from '../../../shared/contract/chat.js';
 import { pickLanguage } from '../../../shared/contract/common.js';
-import type { TTranslateRequest } from '../../../shared/contract/translate.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import {
   configuredLlm,
@@ -10,7 +9,7 @@ import {
 } from '../../providers/llm/index.js';
 import type { AppDeps } from '../../types.js';
 import { getSetting } from '../settings/service.js';
-import { chatSystemPrompt, translateSystemPrompt } from './prompt.js';
+import { chatSystemPrompt } from './prompt.js';
 import {
   appendChatTurns,
   claimChatMessage,
@@ -21,6 +20,9 @@ import {
   type ChatRun,
 } from './queries.js';
 import { readTranscript, type TranscriptTurn } from './transcript.js';
+
+// Completing a chat run (executions) turns the transcript kept here into the run's responses.
+export { readTranscript, transcriptResponses } from './transcript.js';
 
 /**
  * The assistant's next reply in a run's conversation. Served only for a pending run of the caller on this
@@ -98,25 +100,4 @@ async function findChatRun(deps: AppDeps, userId: string, request: TChatRequest)
   if (!run || run.workflowId !== request.workflowId) throw notFound('Execution');
   if (run.status !== 'pending') throw noLongerWaiting();
   return run;
-}
-
-/** The admin's translate button; needs a real LLM (the scripted assistant cannot translate). */
-export async function translateText(deps: AppDeps, request: TTranslateRequest): Promise<string> {
-  const llm = configuredLlm(deps.config);
-  if (!llm) {
-    throw new AppError(
-      'NOT_CONFIGURED',
-      'Translation needs a language model: set LLM_BASE_URL (and LLM_MODEL)',
-    );
-  }
-  try {
-    return await llm.complete({
-      system: translateSystemPrompt(request.targetLanguage),
-      messages: [{ role: 'user', content: request.text }],
-      temperature: 0,
-    });
-  } catch (err) {
-    if (err instanceof LlmError) throw new AppError('BAD_GATEWAY', `Translation failed: ${err.message}`);
-    throw err;
-  }
 }

@@ -3,7 +3,7 @@ import type { TCompleteRunRequest, TExecution } from '../../../shared/contract/e
 import { userWorkflows, workflowExecutions } from '../../db/schema.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import type { AppDeps } from '../../types.js';
-import { readTranscript, transcriptResponses } from '../chat/transcript.js';
+import { readTranscript, transcriptResponses } from '../chat/service.js';
 import { getSetting } from '../settings/service.js';
 import { deliverRun } from './dispatch.js';
 import { getOwnRun, isOpen, runStatus } from './queries.js';

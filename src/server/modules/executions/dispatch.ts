@@ -1,4 +1,5 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import type { TLanguage } from '../../../shared/contract/common.js';
 import { ZSyncWorkflowResult, type TSyncWorkflowResult } from '../../../shared/contract/results.js';
 import type { DbOrTx } from '../../db/client.js';
 import { userWorkflows, workflowExecutions } from '../../db/schema.js';
@@ -12,8 +13,7 @@ import {
 import { selfWebhookPrefixes } from '../../providers/webhooks/address-guard.js';
 import { webhookHeaders } from '../../providers/webhooks/signature.js';
 import type { AppDeps } from '../../types.js';
-import { jsonNestingDepth } from '../results/output-limits.js';
-import { applyResult } from '../results/service.js';
+import { applyResult, jsonNestingDepth } from '../results/service.js';
 import { headerTokenFor } from '../workflows/secrets.js';
 import { settleRun } from './settle.js';
 
@@ -40,7 +40,7 @@ interface ClaimedRun {
   id: string;
   workflowId: string;
   userId: string;
-  language: 'es' | 'en';
+  language: TLanguage;
   inputData: unknown;
   attempts: number;
   expiresAt: Date | null;

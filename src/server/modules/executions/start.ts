@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { TSessionUser } from '../../../shared/contract/auth.js';
 import type { TLanguage } from '../../../shared/contract/common.js';
-import { queryRows, ts } from '../../db/sql-helpers.js';
+import {
+  creditTransactions,
+  userProfiles,
+  userWorkflows,
+  workflowExecutions,
+  workflowRunTally,
+} from '../../db/schema.js';
+import { columnList, columnName, queryRows, ts } from '../../db/sql-helpers.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { AppDeps } from '../../types.js';
 import { getSetting } from '../settings/service.js';
@@ -46,30 +53,53 @@ export async function startRun(
   const now = deps.now();
   const executionId = randomUUID();
   const expiresAt = new Date(now.getTime() + timeoutMinutes * 60_000);
+  // Tables and columns are named through the schema (the CTEs' own names and aliases are local), so renaming a
+  // column there fails the typecheck here instead of this statement at run time.
+  const wf = userWorkflows;
+  const profile = userProfiles;
+  const ledger = creditTransactions;
+  const runs = workflowExecutions;
   const [outcome] = await queryRows<StartOutcome>(
     deps.db,
     sql`
     with workflow as (
-      select id, credits_per_execution as price from user_workflows
-      where id = ${input.workflowId}::uuid and is_active and (is_public or ${user.isAdmin}::boolean)
+      select ${wf.id} as id, ${wf.creditsPerExecution} as price from ${wf}
+      where ${wf.id} = ${input.workflowId}::uuid and ${wf.isActive} and (${wf.isPublic} or ${user.isAdmin}::boolean)
     ), account as (
-      select account_status, credits from user_profiles where id = ${user.id}::uuid
+      select ${profile.accountStatus} as account_status, ${profile.credits} as credits from ${profile}
+      where ${profile.id} = ${user.id}::uuid
     ), debit as (
-      update user_profiles p set credits = p.credits - w.price, updated_at = now()
+      update ${profile}
+      set ${columnName(profile.credits)} = ${profile.credits} - w.price, ${columnName(profile.updatedAt)} = now()
       from workflow w
-      where p.id = ${user.id}::uuid and p.account_status = 'active' and p.credits >= w.price
-      returning p.credits as balance, w.id as workflow_id, w.price
+      where ${profile.id} = ${user.id}::uuid and ${profile.accountStatus} = 'active' and ${profile.credits} >= w.price
+      returning ${profile.credits} as balance, w.id as workflow_id, w.price
     ), usage as (
-      insert into credit_transactions (user_id, amount, transaction_type, workflow_id, execution_id, notes)
+      insert into ${ledger} ${columnList(
+        ledger.userId,
+        ledger.amount,
+        ledger.transactionType,
+        ledger.workflowId,
+        ledger.executionId,
+        ledger.notes,
+      )}
       select ${user.id}::uuid, -price, 'usage', workflow_id, ${executionId}::uuid, 'Workflow run' from debit
     ), run as (
-      insert into workflow_executions
-        (id, workflow_id, user_id, status, language, credits_used, created_at, expires_at)
+      insert into ${runs} ${columnList(
+        runs.id,
+        runs.workflowId,
+        runs.userId,
+        runs.status,
+        runs.language,
+        runs.creditsUsed,
+        runs.createdAt,
+        runs.expiresAt,
+      )}
       select ${executionId}::uuid, workflow_id, ${user.id}::uuid, 'pending', ${input.language ?? 'en'}, price,
         ${ts(now)}, ${ts(expiresAt)}
       from debit
     ), tally as (
-      insert into workflow_run_tally (workflow_id) select workflow_id from debit
+      insert into ${workflowRunTally} ${columnList(workflowRunTally.workflowId)} select workflow_id from debit
     )
     select a.account_status as "accountStatus", a.credits, w.price, d.balance
     from account a left join workflow w on true left join debit d on true`,

@@ -16,6 +16,9 @@ import { getSetting } from '../settings/service.js';
 import { checkResultFile, displayFilename } from './file-check.js';
 import { checkOutputData } from './output-limits.js';
 
+// Dispatch (executions) measures a synchronous answer's nesting with the same rule before parsing it.
+export { jsonNestingDepth } from './output-limits.js';
+
 /** A file that came as a multipart part instead of base64. */
 export interface UploadedFile {
   filename: string;

@@ -134,7 +134,7 @@ export interface AddressPolicy {
   selfPrefixes?: readonly string[];
 }
 
-/** The app's own demo services, as the demo workflows address them (demo-hooks/seed-demo-workflows.ts). */
+/** The app's own demo services, as the demo workflows address them (demo/seed.ts). */
 export function selfWebhookPrefixes(publicUrl: string): string[] {
   return [`${publicUrl.replace(/\/$/, '')}/demo-hooks/`];
 }

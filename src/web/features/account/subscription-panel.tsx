@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { Dialog } from '../../components/ui/dialog';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { toast } from '../../components/ui/toast';
 import { useCancelSubscription } from './api/cancel-subscription';
 import { useSubscription } from './api/get-subscription';
@@ -12,7 +12,6 @@ import { formatDate, formatUsd } from './format';
 /** The active monthly plan, with a cancel button behind a confirmation; nothing when there is none. */
 export function SubscriptionPanel() {
   const { t, i18n } = useTranslation('account');
-  const { t: tc } = useTranslation();
   const { data: subscription } = useSubscription();
   const cancel = useCancelSubscription();
   const [confirming, setConfirming] = useState(false);
@@ -62,22 +61,16 @@ export function SubscriptionPanel() {
       <Button variant="secondary" onClick={() => setConfirming(true)} className="shrink-0">
         {t('subscription.cancel')}
       </Button>
-      <Dialog
+      <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}
         title={t('subscription.confirmTitle', { plan: subscription.planName })}
         description={t('subscription.confirmBody')}
-        closeLabel={tc('close')}
-      >
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={() => setConfirming(false)}>
-            {t('subscription.keep')}
-          </Button>
-          <Button variant="destructive" onClick={doCancel} disabled={cancel.isPending}>
-            {cancel.isPending ? t('subscription.cancelling') : t('subscription.confirm')}
-          </Button>
-        </div>
-      </Dialog>
+        cancelLabel={t('subscription.keep')}
+        confirmLabel={cancel.isPending ? t('subscription.cancelling') : t('subscription.confirm')}
+        onConfirm={doCancel}
+        pending={cancel.isPending}
+      />
     </Card>
   );
 }

@@ -32,6 +32,9 @@ export function BilingualField({
   const { t } = useTranslation('admin');
   const translate = useTranslateText();
 
+  // The message is for the pair: the blank sides are the ones to fix, or both when neither is blank (too long).
+  const blank = (['es', 'en'] as const).filter((lng) => !value[lng].trim());
+
   const fill = (target: TLanguage) => {
     const source = value[OTHER[target]].trim();
     if (!source) {
@@ -67,7 +70,7 @@ export function BilingualField({
             lang: lng,
             value: value[lng],
             required,
-            'aria-invalid': error && !value[lng].trim() ? true : undefined,
+            'aria-invalid': error && (blank.length === 0 || blank.includes(lng)) ? true : undefined,
             'aria-describedby': error ? `${id}-error` : undefined,
           };
           return (

@@ -1,17 +1,11 @@
-import { currentLanguage } from '../../../i18n';
-
-const localeOf = () => (currentLanguage() === 'es' ? 'es-ES' : 'en-GB');
+import { formatNumber, uiLocale } from '../../../lib/format';
 
 /** A date and time in the UI language; '—' when missing or unparseable. */
 export function formatDateTime(value: string | Date | null | undefined): string {
   if (!value) return '—';
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return '—';
-  return new Intl.DateTimeFormat(localeOf(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
-}
-
-export function formatNumber(value: number): string {
-  return new Intl.NumberFormat(localeOf()).format(value);
+  return new Intl.DateTimeFormat(uiLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
 /** A signed amount: +5, −3 (a real minus sign reads better than a hyphen). */

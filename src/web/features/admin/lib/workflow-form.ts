@@ -1,7 +1,13 @@
 import type { TFunction } from 'i18next';
+import { z } from 'zod';
 import { CATEGORIES } from '../../../../shared/contract/categories';
 import type { TBilingual } from '../../../../shared/contract/common';
-import type { TSurveyQuestion, TWorkflowInput } from '../../../../shared/contract/workflows';
+import {
+  ZWorkflowInput,
+  interactionIssues,
+  type TSurveyQuestion,
+  type TWorkflowInput,
+} from '../../../../shared/contract/workflows';
 import type { SurveyErrors } from '../components/survey-builder';
 
 /** What the create page edits; numbers stay text until submit so a half-typed value is not lost. */
@@ -37,28 +43,146 @@ export function emptyDraft(): WorkflowDraft {
   };
 }
 
+/** The messages a workflow form shows, one per field, in the UI language. */
 export interface DraftErrors {
   userId?: string;
   name?: string;
+  description?: string;
   categoryKey?: string;
   creditsPerExecution?: string;
   webhookUrl?: string;
   welcomeMessage?: string;
   aiPrompt?: string;
+  /** About the list of questions as a whole (none, or too many). */
   survey?: string;
+  /** A broken rule no field of the form answers for (a setting the form does not show). */
+  form?: string;
+  /** By question id. */
   questions: SurveyErrors;
 }
 
-const bothFilled = (text: TBilingual) => Boolean(text.es.trim() && text.en.trim());
+type FieldName = Exclude<keyof DraftErrors, 'questions' | 'form'>;
 
-/** An http(s) URL, the only kind the server dispatches to. */
-export function isWebhookUrl(value: string): boolean {
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
+/** Which form field shows the problems of each top-level key of the contract. */
+const FIELD_OF: Partial<Record<string, FieldName>> = {
+  userId: 'userId',
+  name: 'name',
+  description: 'description',
+  category: 'categoryKey',
+  creditsPerExecution: 'creditsPerExecution',
+  webhookUrl: 'webhookUrl',
+  welcomeMessage: 'welcomeMessage',
+  aiPrompt: 'aiPrompt',
+  surveyQuestions: 'survey',
+};
+
+/** A field's message for a missing or malformed value; a value over the length limit has its own. */
+const INVALID_KEY: Record<FieldName, string> = {
+  userId: 'form.errors.user',
+  name: 'form.errors.name',
+  description: 'form.errors.invalid',
+  categoryKey: 'form.errors.category',
+  creditsPerExecution: 'form.errors.credits',
+  webhookUrl: 'form.errors.webhookUrl',
+  welcomeMessage: 'form.errors.welcomeMessage',
+  aiPrompt: 'form.errors.aiPrompt',
+  survey: 'form.errors.noQuestions',
+};
+
+type Issue = z.core.$ZodIssue;
+
+// The bounds come from the contract, so the message cannot promise a range the server does not accept.
+const creditsRule = ZWorkflowInput.shape.creditsPerExecution.unwrap();
+const creditBounds = { min: creditsRule.minValue ?? 1, max: creditsRule.maxValue ?? Number.MAX_SAFE_INTEGER };
+
+const maxOf = (issue: Issue): number | bigint | undefined =>
+  issue.code === 'too_big' ? issue.maximum : undefined;
+
+function fieldMessage(field: FieldName, issue: Issue, t: TFunction<'admin'>): string {
+  const max = maxOf(issue);
+  if (max !== undefined && field === 'survey') return t('form.errors.tooManyQuestions', { max });
+  // A number over its maximum is out of range, not too long: it gets the range message below.
+  if (max !== undefined && field !== 'creditsPerExecution') return t('form.errors.tooLong', { max });
+  return field === 'creditsPerExecution' ? t(INVALID_KEY[field], creditBounds) : t(INVALID_KEY[field]);
+}
+
+/** A problem of one survey question: its text, its list of options, or one option. */
+function questionMessage(rest: readonly PropertyKey[], issue: Issue, t: TFunction<'admin'>) {
+  const [part, option] = rest;
+  const max = maxOf(issue);
+  if (part === 'question') {
+    return {
+      question: max !== undefined ? t('form.errors.tooLong', { max }) : t('form.errors.questionText'),
+    };
   }
+  if (part === 'options' && option === undefined) {
+    return {
+      options: max !== undefined ? t('form.errors.tooManyOptions', { max }) : t('form.errors.options'),
+    };
+  }
+  if (part === 'options') {
+    return { options: max !== undefined ? t('form.errors.tooLong', { max }) : t('survey.optionBlank') };
+  }
+  return null;
+}
+
+/**
+ * Puts each issue of a failed parse under the form field it is about, worded in the UI language. The first
+ * issue of a field wins; an issue no field answers for becomes the form's own message, so a submit is never
+ * blocked without saying why. `questionIds` names the questions by their place in the list.
+ */
+export function issuesToErrors(
+  issues: readonly Issue[],
+  questionIds: readonly string[],
+  t: TFunction<'admin'>,
+): DraftErrors {
+  const errors: DraftErrors = { questions: {} };
+  for (const issue of issues) {
+    const [key, index, ...rest] = issue.path;
+    const id = typeof index === 'number' ? questionIds[index] : undefined;
+    if (key === 'surveyQuestions' && id !== undefined) {
+      const message = questionMessage(rest, issue, t);
+      if (message) {
+        errors.questions[id] = { ...message, ...errors.questions[id] };
+        continue;
+      }
+    }
+    const field = typeof key === 'string' && index === undefined ? FIELD_OF[key] : undefined;
+    const bilingualField =
+      typeof key === 'string' && (index === 'es' || index === 'en') ? FIELD_OF[key] : undefined;
+    const target = field ?? bilingualField;
+    if (target) errors[target] ??= fieldMessage(target, issue, t);
+    else errors.form ??= t('form.errors.unexpected');
+  }
+  return errors;
+}
+
+// The contract's interaction rules run on their own too, so the first submit shows every message at once.
+const workflowRules = z.custom<TWorkflowInput>().superRefine(interactionIssues);
+
+const issueId = (issue: Issue) => `${issue.code}:${issue.path.map(String).join('.')}`;
+
+/** Every rule of the contract the workflow breaks. */
+function workflowIssues(input: TWorkflowInput): Issue[] {
+  const parsed = ZWorkflowInput.safeParse(input);
+  if (parsed.success) return [];
+  const seen = new Set(parsed.error.issues.map(issueId));
+  const ruleIssues = workflowRules.safeParse(input).error?.issues ?? [];
+  return [...parsed.error.issues, ...ruleIssues.filter((issue) => !seen.has(issueId(issue)))];
+}
+
+/** The create page's messages: the contract's rules on the request the draft would send. */
+export function validateDraft(draft: WorkflowDraft, t: TFunction<'admin'>): DraftErrors {
+  return issuesToErrors(
+    workflowIssues(draftToInput(draft)),
+    draft.surveyQuestions.map((q) => q.id),
+    t,
+  );
+}
+
+export function hasErrors(errors: DraftErrors): boolean {
+  const { questions, ...fields } = errors;
+  return Object.values(fields).some(Boolean) || Object.keys(questions).length > 0;
 }
 
 /** The category whose label pair matches a stored category, if it is one of the ten. */
@@ -67,48 +191,29 @@ export function categoryKeyOf(category: TBilingual | null | undefined): string {
   return CATEGORIES.find((c) => c.name.en === category.en || c.name.es === category.es)?.key ?? '';
 }
 
-/** The workflow rules for the create page, with messages in the UI language. */
-export function validateDraft(draft: WorkflowDraft, t: TFunction<'admin'>): DraftErrors {
-  const errors: DraftErrors = { questions: {} };
-  if (!draft.userId) errors.userId = t('form.errors.user');
-  if (!bothFilled(draft.name)) errors.name = t('form.errors.name');
-  if (!draft.categoryKey) errors.categoryKey = t('form.errors.category');
-  const credits = Number(draft.creditsPerExecution);
-  if (!Number.isInteger(credits) || credits < 1) errors.creditsPerExecution = t('form.errors.credits');
-  if (!isWebhookUrl(draft.webhookUrl)) errors.webhookUrl = t('form.errors.webhookUrl');
-  if (draft.interactionType === 'chatbot') {
-    if (!bothFilled(draft.welcomeMessage)) errors.welcomeMessage = t('form.errors.welcomeMessage');
-    if (!draft.aiPrompt.trim()) errors.aiPrompt = t('form.errors.aiPrompt');
-  } else {
-    if (draft.surveyQuestions.length === 0) errors.survey = t('form.errors.noQuestions');
-    for (const q of draft.surveyQuestions) {
-      const e: SurveyErrors[string] = {};
-      if (!bothFilled(q.question)) e.question = t('form.errors.questionText');
-      if ((q.type === 'select' || q.type === 'checkbox') && q.options.length === 0)
-        e.options = t('form.errors.options');
-      if (e.question || e.options) errors.questions[q.id] = e;
-    }
-  }
-  return errors;
+/** The category's label pair; blank (which the contract refuses) when none is chosen. */
+export function categoryOf(key: string): TBilingual {
+  const category = CATEGORIES.find((c) => c.key === key);
+  return category ? { ...category.name } : emptyBilingual();
 }
 
-export function hasErrors(errors: DraftErrors): boolean {
-  const { questions, ...fields } = errors;
-  return Object.values(fields).some(Boolean) || Object.keys(questions).length > 0;
+export const trimmed = (text: TBilingual): TBilingual => ({ es: text.es.trim(), en: text.en.trim() });
+
+/** A description with nothing in either language is sent as none. */
+export function descriptionOf(text: TBilingual): TBilingual | null {
+  const description = trimmed(text);
+  return description.es || description.en ? description : null;
 }
 
-const trimmed = (text: TBilingual): TBilingual => ({ es: text.es.trim(), en: text.en.trim() });
-
-/** The request body of `POST /api/admin/workflows` for a valid draft. */
+/** The request body of `POST /api/admin/workflows`; the contract decides whether it is valid. */
 export function draftToInput(draft: WorkflowDraft): TWorkflowInput {
-  const category = CATEGORIES.find((c) => c.key === draft.categoryKey);
-  const description = trimmed(draft.description);
   const chatbot = draft.interactionType === 'chatbot';
   return {
     userId: draft.userId,
     name: trimmed(draft.name),
-    description: description.es || description.en ? description : null,
-    category: category ? { ...category.name } : { es: '', en: '' },
+    description: descriptionOf(draft.description),
+    category: categoryOf(draft.categoryKey),
+    // A blank box becomes 0 and a word NaN: both reach the contract, which refuses them.
     creditsPerExecution: Number(draft.creditsPerExecution),
     isPublic: draft.isPublic,
     webhookUrl: draft.webhookUrl.trim(),

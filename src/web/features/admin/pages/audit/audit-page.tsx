@@ -8,10 +8,10 @@ import {
 } from '../../../../../shared/contract/admin';
 import { Badge } from '../../../../components/ui/badge';
 import { useAdminAudit } from '../../api/get-audit';
-import { DataTable, type Column } from '../../components/data-table';
+import { DataTable, type Column } from '../../../../components/ui/data-table';
 import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
 import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../components/pagination';
+import { Pagination } from '../../../../components/ui/pagination';
 import { formatDateTime } from '../../lib/format';
 import { jsonPreview } from '../../lib/json-text';
 import { useListState } from '../../lib/use-list-state';

@@ -115,6 +115,7 @@ export default function CreateWorkflowPage() {
             value={draft.description}
             onChange={(v) => set('description', v)}
             multiline
+            error={shown.description}
           />
           <div className="grid gap-5 sm:grid-cols-2">
             <CategorySelect
@@ -274,6 +275,11 @@ export default function CreateWorkflowPage() {
           )}
         </Section>
 
+        {shown.form ? (
+          <p role="alert" className="text-sm font-medium text-red-700">
+            {shown.form}
+          </p>
+        ) : null}
         <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-6 sm:flex-row sm:justify-end">
           <Button asChild variant="secondary">
             <Link to="/admin/workflows">{t('common.cancel')}</Link>

@@ -4,10 +4,10 @@ import { pickLanguage } from '../../../../../shared/contract/common';
 import { Badge } from '../../../../components/ui/badge';
 import { cn } from '../../../../lib/utils';
 import { useAdminCredits } from '../../api/get-credits';
-import { DataTable, type Column } from '../../components/data-table';
+import { DataTable, type Column } from '../../../../components/ui/data-table';
 import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
 import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../components/pagination';
+import { Pagination } from '../../../../components/ui/pagination';
 import { formatDateTime, formatSigned } from '../../lib/format';
 import { useListState } from '../../lib/use-list-state';
 

@@ -7,7 +7,8 @@ import type { TAdminStats } from '../../../../../shared/contract/admin';
 import { pickLanguage } from '../../../../../shared/contract/common';
 import { useAdminStats } from '../../api/get-stats';
 import { PageHeader } from '../../components/page-header';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../../../lib/format';
+import { formatDateTime } from '../../lib/format';
 import { CreditsChart, RunsChart } from './dashboard-charts';
 
 function Total({ label, value, icon: Icon }: { label: string; value: number; icon: LucideIcon }) {

@@ -7,7 +7,8 @@ import { Dialog } from '../../../../components/ui/dialog';
 import { Spinner } from '../../../../components/ui/spinner';
 import { useAdminEmail } from '../../api/get-emails';
 import { LinkedText } from '../../components/linked-text';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../../../lib/format';
+import { formatDateTime } from '../../lib/format';
 import { EmailStatusBadge } from './email-status-badge';
 
 interface EmailDetailDialogProps {

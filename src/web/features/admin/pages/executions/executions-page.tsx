@@ -3,11 +3,12 @@ import { RunStatusBadge } from '../../../../components/ui/run-status-badge';
 import type { TAdminExecution } from '../../../../../shared/contract/admin';
 import { pickLanguage } from '../../../../../shared/contract/common';
 import { useAdminExecutions } from '../../api/get-executions';
-import { DataTable, type Column } from '../../components/data-table';
+import { DataTable, type Column } from '../../../../components/ui/data-table';
 import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
 import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../components/pagination';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import { Pagination } from '../../../../components/ui/pagination';
+import { formatNumber } from '../../../../lib/format';
+import { formatDateTime } from '../../lib/format';
 import { useListState } from '../../lib/use-list-state';
 
 /** The status filter: all, completed, running, failed, pending (expired runs show under all). */

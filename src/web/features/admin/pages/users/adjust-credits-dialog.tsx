@@ -8,7 +8,7 @@ import { toast } from '../../../../components/ui/toast';
 import type { TAdminUser } from '../../../../../shared/contract/admin';
 import { useAdjustCredits } from '../../api/adjust-credits';
 import { FieldError } from '../../components/field-error';
-import { formatNumber } from '../../lib/format';
+import { formatNumber } from '../../../../lib/format';
 
 interface AdjustCreditsDialogProps {
   user: TAdminUser | null;

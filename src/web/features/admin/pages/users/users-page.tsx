@@ -8,14 +8,14 @@ import type { TAccountStatus } from '../../../../../shared/contract/auth';
 import { useAdminUsers } from '../../api/get-users';
 import { useSendPasswordReset } from '../../api/send-password-reset';
 import { useUpdateUser } from '../../api/update-user';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { DataTable, type Column } from '../../components/data-table';
+import { ConfirmDialog } from '../../../../components/ui/confirm-dialog';
+import { DataTable, type Column } from '../../../../components/ui/data-table';
 import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
 import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../components/pagination';
+import { Pagination } from '../../../../components/ui/pagination';
 import { RowAction } from '../../components/row-action';
 import { errorKey } from '../../../../lib/error-key';
-import { formatNumber } from '../../lib/format';
+import { formatNumber } from '../../../../lib/format';
 import { useListState } from '../../lib/use-list-state';
 import { AdjustCreditsDialog } from './adjust-credits-dialog';
 

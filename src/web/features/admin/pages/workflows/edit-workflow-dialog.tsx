@@ -4,8 +4,11 @@ import { Button } from '../../../../components/ui/button';
 import { Dialog } from '../../../../components/ui/dialog';
 import { Spinner } from '../../../../components/ui/spinner';
 import { toast } from '../../../../components/ui/toast';
-import type { TAdminWorkflowDetail } from '../../../../../shared/contract/admin';
-import { CATEGORIES } from '../../../../../shared/contract/categories';
+import {
+  ZAdminWorkflowUpdate,
+  type TAdminWorkflowDetail,
+  type TAdminWorkflowUpdate,
+} from '../../../../../shared/contract/admin';
 import { useAdminWorkflow } from '../../api/get-workflow';
 import { useUpdateWorkflow } from '../../api/update-workflow';
 import { BilingualField } from '../../components/bilingual-field';
@@ -13,7 +16,15 @@ import { CategorySelect } from '../../components/category-select';
 import { OwnerSelect } from '../../components/owner-select';
 import { SecretPanel } from '../../components/secret-panel';
 import { WebhookUrlField } from '../../components/webhook-url-field';
-import { categoryKeyOf, emptyBilingual, isWebhookUrl } from '../../lib/workflow-form';
+import {
+  categoryKeyOf,
+  categoryOf,
+  descriptionOf,
+  emptyBilingual,
+  issuesToErrors,
+  trimmed,
+  type DraftErrors,
+} from '../../lib/workflow-form';
 
 interface EditWorkflowDialogProps {
   workflowId: string | null;
@@ -46,13 +57,6 @@ export function EditWorkflowDialog({ workflowId, onClose }: EditWorkflowDialogPr
   );
 }
 
-interface EditErrors {
-  userId?: string;
-  name?: string;
-  categoryKey?: string;
-  webhookUrl?: string;
-}
-
 function EditForm({ workflow, onDone }: { workflow: TAdminWorkflowDetail; onDone(): void }) {
   const { t } = useTranslation('admin');
   const update = useUpdateWorkflow();
@@ -62,31 +66,24 @@ function EditForm({ workflow, onDone }: { workflow: TAdminWorkflowDetail; onDone
   const [categoryKey, setCategoryKey] = useState(categoryKeyOf(workflow.category));
   const [webhookUrl, setWebhookUrl] = useState(workflow.webhookUrl);
   const [isPublic, setIsPublic] = useState(workflow.isPublic);
-  const [errors, setErrors] = useState<EditErrors>({});
+  const [errors, setErrors] = useState<DraftErrors>({ questions: {} });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const found: EditErrors = {};
-    if (!userId) found.userId = t('form.errors.user');
-    if (!name.es.trim() || !name.en.trim()) found.name = t('form.errors.name');
-    if (!categoryKey) found.categoryKey = t('form.errors.category');
-    if (!isWebhookUrl(webhookUrl)) found.webhookUrl = t('form.errors.webhookUrl');
+    const changes: TAdminWorkflowUpdate = {
+      userId,
+      name: trimmed(name),
+      description: descriptionOf(description),
+      category: categoryOf(categoryKey),
+      webhookUrl: webhookUrl.trim(),
+      isPublic,
+    };
+    const parsed = ZAdminWorkflowUpdate.safeParse(changes);
+    const found = parsed.success ? { questions: {} } : issuesToErrors(parsed.error.issues, [], t);
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    const category = CATEGORIES.find((c) => c.key === categoryKey);
-    const trimmedDescription = { es: description.es.trim(), en: description.en.trim() };
+    if (!parsed.success) return;
     update.mutate(
-      {
-        id: workflow.id,
-        changes: {
-          userId,
-          name: { es: name.es.trim(), en: name.en.trim() },
-          description: trimmedDescription.es || trimmedDescription.en ? trimmedDescription : null,
-          ...(category ? { category: { ...category.name } } : {}),
-          webhookUrl: webhookUrl.trim(),
-          isPublic,
-        },
-      },
+      { id: workflow.id, changes: parsed.data },
       {
         onSuccess: () => {
           toast({ title: t('edit.saved'), variant: 'success' });
@@ -122,6 +119,7 @@ function EditForm({ workflow, onDone }: { workflow: TAdminWorkflowDetail; onDone
           value={description}
           onChange={setDescription}
           multiline
+          error={errors.description}
         />
         <CategorySelect
           id="edit-category"
@@ -144,6 +142,11 @@ function EditForm({ workflow, onDone }: { workflow: TAdminWorkflowDetail; onDone
           />
           {t('form.public')}
         </label>
+        {errors.form ? (
+          <p role="alert" className="text-sm font-medium text-red-700">
+            {errors.form}
+          </p>
+        ) : null}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={onDone}>
             {t('common.cancel')}

@@ -10,14 +10,14 @@ import { pickLanguage } from '../../../../../shared/contract/common';
 import { useDeleteWorkflow } from '../../api/delete-workflow';
 import { useAdminWorkflows } from '../../api/get-workflows';
 import { useUpdateWorkflow } from '../../api/update-workflow';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { DataTable, type Column } from '../../components/data-table';
+import { ConfirmDialog } from '../../../../components/ui/confirm-dialog';
+import { DataTable, type Column } from '../../../../components/ui/data-table';
 import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
 import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../components/pagination';
+import { Pagination } from '../../../../components/ui/pagination';
 import { RowAction } from '../../components/row-action';
 import { ToggleBadge } from '../../components/status-badge';
-import { formatNumber } from '../../lib/format';
+import { formatNumber } from '../../../../lib/format';
 import { useListState } from '../../lib/use-list-state';
 import { EditWorkflowDialog } from './edit-workflow-dialog';
 

@@ -1,8 +1,8 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/ui/button';
-import { formatNumber } from '../lib/format';
+import { formatNumber } from '../../lib/format';
+import { Button } from './button';
 
 interface PaginationProps {
   page: number;
@@ -13,7 +13,7 @@ interface PaginationProps {
 
 /** Previous / next with "x–y of total"; hidden while the total is unknown and when nothing matched. */
 export function Pagination({ page, pageSize, total, onPageChange }: PaginationProps) {
-  const { t } = useTranslation('admin');
+  const { t } = useTranslation();
   const last = Math.max(0, Math.ceil((total ?? 0) / pageSize) - 1);
   // After a delete or a narrower filter the page may lie past the end: step back to the last one.
   useEffect(() => {

@@ -16,6 +16,14 @@ function keyOf(secret: string): Buffer {
 }
 
 /**
+ * The workflow's fixed `X-Flujo-Token` value, derived from its secret as docs/webhook-contract.md tells a
+ * workflow service to: the demo works it out itself, like any outside service, instead of asking the app.
+ */
+export function flujoHeaderToken(secret: string): string {
+  return createHmac('sha256', keyOf(secret)).update('flujo-header-token').digest('base64url');
+}
+
+/**
  * Verifies a Standard Webhooks signature the way a workflow service should: HMAC-SHA256 over
  * `<id>.<timestamp>.<raw body>` with the base64-decoded secret, compared in constant time, against every
  * signature in the header (several during a secret rotation), with a timestamp no more than five minutes

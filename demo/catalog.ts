@@ -1,7 +1,7 @@
-import { CATEGORIES } from '../../shared/contract/categories.js';
-import type { TBilingual } from '../../shared/contract/common.js';
-import type { TSurveyQuestion } from '../../shared/contract/workflows.js';
-import type { DemoSlug } from './demos.js';
+import { CATEGORIES } from '../src/shared/contract/categories.js';
+import type { TBilingual } from '../src/shared/contract/common.js';
+import type { TSurveyQuestion } from '../src/shared/contract/workflows.js';
+import type { DemoSlug } from './hooks/demos.js';
 
 export interface DemoWorkflow {
   /** Fixed, so every start updates the same rows instead of adding new ones. */

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { Button } from './button';
+import { Dialog } from './dialog';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -11,11 +11,16 @@ interface ConfirmDialogProps {
   confirmLabel: string;
   onConfirm(): void;
   pending?: boolean;
+  /** The safe choice's words ("Keep the plan", say); "Cancel" by default. */
+  cancelLabel?: string;
   /** The confirm button's look: destructive by default, primary for a harmless action. */
   confirmVariant?: 'destructive' | 'primary';
 }
 
-/** Asks before a destructive action; the safe choice (cancel) comes first. */
+/**
+ * Asks before a destructive action. The safe choice comes first, so it is the one the dialog focuses when
+ * it opens and the one Enter presses by accident.
+ */
 export function ConfirmDialog({
   open,
   onOpenChange,
@@ -24,20 +29,21 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   pending,
+  cancelLabel,
   confirmVariant = 'destructive',
 }: ConfirmDialogProps) {
-  const { t } = useTranslation('admin');
+  const { t } = useTranslation();
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
       title={title}
       description={description}
-      closeLabel={t('common.close')}
+      closeLabel={t('close')}
     >
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Button variant="secondary" onClick={() => onOpenChange(false)}>
-          {t('common.cancel')}
+          {cancelLabel ?? t('cancel')}
         </Button>
         <Button variant={confirmVariant} onClick={onConfirm} disabled={pending}>
           {confirmLabel}

@@ -1,18 +1,30 @@
-import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsync, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZErrorBody } from '../../shared/contract/errors.js';
-import { userWorkflows } from '../db/schema.js';
-import { AppError, badRequest } from '../lib/errors.js';
-import { headerTokenFor } from '../modules/workflows/secrets.js';
-import type { App, AppDeps } from '../types.js';
+import { ZErrorBody } from '../../src/shared/contract/errors.js';
 import { ZDemoResult, ZReceived, ZWebhookCall } from './contract.js';
 import { DEMO_SLUGS, runDemo } from './demos.js';
-import { verifyWebhookSignature } from './verify.js';
+import { demoKeyring } from './keyring.js';
+import { flujoHeaderToken, verifyWebhookSignature } from './verify.js';
 
 const BODY_LIMIT = 1024 * 1024;
 
-/** The built-in demo workflow services, speaking the public webhook contract. Mounted at /demo-hooks. */
-export async function demoHookRoutes(app: App, deps: AppDeps): Promise<void> {
+export interface DemoServiceOptions {
+  /** Milliseconds between the slow demo's progress messages (DEMO_SLOW_STEP_MS). */
+  slowStepMs: number;
+  /** The clock the signature's five-minute window is measured against. */
+  now: () => Date;
+}
+
+/**
+ * The built-in demo workflow services, speaking only the public webhook contract: they parse the call,
+ * check it against the secret they were handed when the workflow was seeded, and answer or call back over
+ * HTTP. Registered under /demo-hooks in demo mode.
+ */
+export const demoServices: FastifyPluginAsync<DemoServiceOptions, RawServerDefault, ZodTypeProvider> = async (
+  app,
+  options,
+) => {
   // The signature covers the exact bytes sent, so this scope keeps JSON bodies as raw text.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
@@ -43,52 +55,42 @@ export async function demoHookRoutes(app: App, deps: AppDeps): Promise<void> {
       try {
         json = JSON.parse(raw);
       } catch {
-        throw badRequest('The body must be JSON');
+        return reply.status(400).send({ error: 'The body must be JSON', code: 'VALIDATION_ERROR' });
       }
       const parsed = ZWebhookCall.safeParse(json);
-      if (!parsed.success) throw badRequest('The body is not a webhook call');
+      if (!parsed.success) {
+        return reply.status(400).send({ error: 'The body is not a webhook call', code: 'VALIDATION_ERROR' });
+      }
       const call = parsed.data;
 
-      const [workflow] = await deps.db
-        .select({
-          secret: userWorkflows.secretToken,
-          previous: userWorkflows.previousSecretToken,
-          previousUntil: userWorkflows.previousSecretExpiresAt,
-        })
-        .from(userWorkflows)
-        .where(eq(userWorkflows.id, call.workflow_id));
-      const now = deps.now();
-      const secrets = workflow
-        ? [
-            workflow.secret,
-            ...(workflow.previous && (workflow.previousUntil ?? now) > now ? [workflow.previous] : []),
-          ]
-        : [];
+      const secret = demoKeyring.secretFor(call.workflow_id);
       const header = (name: string) => {
         const value = request.headers[name];
         return typeof value === 'string' ? value : undefined;
       };
-      const signed = verifyWebhookSignature(
-        secrets,
-        {
-          id: header('webhook-id'),
-          timestamp: header('webhook-timestamp'),
-          signature: header('webhook-signature'),
-          body: raw,
-        },
-        now,
-      );
+      const signed =
+        secret !== undefined &&
+        verifyWebhookSignature(
+          [secret],
+          {
+            id: header('webhook-id'),
+            timestamp: header('webhook-timestamp'),
+            signature: header('webhook-signature'),
+            body: raw,
+          },
+          options.now(),
+        );
       // Like an n8n Header Auth: X-Flujo-Token, when sent, must be the workflow's fixed header value.
       const flujoToken = header('x-flujo-token');
-      if (!signed || (flujoToken !== undefined && !secrets.map(headerTokenFor).includes(flujoToken))) {
-        throw new AppError('UNAUTHENTICATED', 'Invalid webhook signature');
+      if (!signed || (flujoToken !== undefined && flujoToken !== flujoHeaderToken(secret))) {
+        return reply.status(401).send({ error: 'Invalid webhook signature', code: 'UNAUTHENTICATED' });
       }
 
       const answer = runDemo(request.params.slug, {
         call,
-        now: deps.now,
+        now: options.now,
         log: request.log,
-        slowStepMs: deps.config.demoSlowStepMs,
+        slowStepMs: options.slowStepMs,
         later: (delayMs, task) => {
           const timer = setTimeout(() => {
             timers.delete(timer);
@@ -101,4 +103,4 @@ export async function demoHookRoutes(app: App, deps: AppDeps): Promise<void> {
       return reply.status(202).send({ received: true as const });
     },
   );
-}
+};

@@ -1,14 +1,14 @@
 import { createServer } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { splitCompletionMarker } from '../../shared/contract/chat.js';
-import type { TExecution } from '../../shared/contract/executions.js';
-import { creditTransactions } from '../db/schema.js';
-import { signUpUser, type TestClient } from '../test/client.js';
-import { buildTestApp, type TestApp } from '../test/harness.js';
-import { ledgerMismatches } from '../test/ledger-check.js';
+import { creditTransactions } from '../src/server/db/schema.js';
+import { signUpUser, type TestClient } from '../src/server/test/client.js';
+import { buildTestApp, type TestApp } from '../src/server/test/harness.js';
+import { ledgerMismatches } from '../src/server/test/ledger-check.js';
+import { splitCompletionMarker } from '../src/shared/contract/chat.js';
+import type { TExecution } from '../src/shared/contract/executions.js';
 import { DEMO_WORKFLOWS } from './catalog.js';
-import type { DemoSlug } from './demos.js';
+import type { DemoSlug } from './hooks/demos.js';
 
 // Whole runs against the demo services, as a person would do them: start (charged), chat or answer,
 // complete; the app calls the demo over real HTTP (signed), the demo answers or calls back over real HTTP.

@@ -1,8 +1,8 @@
 import { ZErrorBody } from '../../../shared/contract/errors.js';
 import { ZTranslateRequest, ZTranslateResponse } from '../../../shared/contract/translate.js';
+import { perMinute, registerLlmRateLimit } from '../../plugins/llm-rate-limit.js';
 import type { App, AppDeps } from '../../types.js';
-import { perMinute, registerLlmRateLimit } from './rate-limit.js';
-import { translateText } from './service.js';
+import { translateText } from './translate.js';
 
 export const TRANSLATE_REQUESTS_PER_MINUTE = 30;
 

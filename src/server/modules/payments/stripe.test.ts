@@ -9,7 +9,7 @@ import { buildTestApp, type TestApp } from '../../test/harness.js';
 import { ledgerMismatches } from '../../test/ledger-check.js';
 import { renewDueSubscriptions } from '../credits/subscriptions.js';
 
-const WEBHOOK_SECRET = 'whsec_test_flujo_billing';
+const WEBHOOK_SECRET = 'whsec_test_flujo_payments';
 
 /** What the stand-in for api.stripe.com received. */
 interface StripeCall {

@@ -4,15 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUESTION_TYPES } from '../../shared/contract/workflows.js';
-import { loadConfig } from '../config.js';
-import { seed } from '../db/seed.js';
-import { userProfiles, users, userWorkflows } from '../db/schema.js';
-import { headerTokenFor } from '../modules/workflows/secrets.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../test/harness.js';
-import { ledgerMismatches } from '../test/ledger-check.js';
+import { loadConfig } from '../src/server/config.js';
+import { userProfiles, users, userWorkflows } from '../src/server/db/schema.js';
+import { seed } from '../src/server/db/seed.js';
+import { headerTokenFor } from '../src/server/modules/workflows/secrets.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '../src/server/test/harness.js';
+import { ledgerMismatches } from '../src/server/test/ledger-check.js';
+import { QUESTION_TYPES } from '../src/shared/contract/workflows.js';
 import { DEMO_WORKFLOWS } from './catalog.js';
-import type { DemoSlug } from './demos.js';
+import type { DemoSlug } from './hooks/demos.js';
 
 const PUBLIC_URL = 'http://flujo.test:3000';
 
@@ -96,6 +96,8 @@ async function workflowOf(slug: DemoSlug) {
 }
 
 interface CallOptions {
+  /** Another workflow than the seeded one of that slug (its id and secret sign the call). */
+  workflow?: { id: string; secretToken: string };
   secret?: string;
   timestamp?: Date;
   tamper?: (body: string) => string;
@@ -106,7 +108,7 @@ interface CallOptions {
 
 /** Calls a demo service exactly as the app's dispatcher does, signed with the standardwebhooks library. */
 async function callDemo(slug: DemoSlug, options: CallOptions = {}) {
-  const workflow = await workflowOf(slug);
+  const workflow = options.workflow ?? (await workflowOf(slug));
   const executionId = randomUUID();
   const secretToken = `run-token-${executionId}`;
   const body = JSON.stringify({
@@ -230,6 +232,28 @@ describe('demo services refuse what the app did not sign', () => {
     // Another workflow's secret does not open this one.
     const other = await workflowOf('survey-csv');
     expect((await callDemo('chat-summary', { secret: other.secretToken })).res.status).toBe(401);
+  });
+
+  it('401 for a workflow whose secret it was never given, though Flujo stores it and signs with it', async () => {
+    // The services hold only the secrets the seeding handed them; they never read the workflows table, so a
+    // workflow an admin points at a demo address by hand is a stranger to them, as to any outside service.
+    const [stranger] = await t.database.db
+      .insert(userWorkflows)
+      .values({
+        name: { en: 'Hand-made', es: 'Hecho a mano' },
+        category: { en: 'Other', es: 'Otros' },
+        webhookUrl: `${PUBLIC_URL}/demo-hooks/chat-summary`,
+        secretToken: `whsec_${Buffer.alloc(32, 5).toString('base64')}`,
+      })
+      .returning({ id: userWorkflows.id, secretToken: userWorkflows.secretToken });
+    if (!stranger) throw new Error('the hand-made workflow was not stored');
+    try {
+      const call = await callDemo('chat-summary', { workflow: stranger });
+      expect(call.res.status).toBe(401);
+      expect(call.json).toEqual({ error: 'Invalid webhook signature', code: 'UNAUTHENTICATED' });
+    } finally {
+      await t.database.db.delete(userWorkflows).where(eq(userWorkflows.id, stranger.id));
+    }
   });
 
   it('401 without signature headers, 400 for a body that is not a webhook call', async () => {

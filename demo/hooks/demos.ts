@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { csvFile } from '../files/csv.js';
+import { pdfDocument, type PdfLine } from '../files/pdf.js';
+import { barChartPng } from '../files/png.js';
+import { xlsxWorkbook } from '../files/xlsx.js';
 import { postJsonResult, postMultipartResult, type CallbackTarget } from './callback.js';
 import type { TDemoResult, TWebhookCall } from './contract.js';
-import { csvFile } from './files/csv.js';
-import { pdfDocument, type PdfLine } from './files/pdf.js';
-import { barChartPng } from './files/png.js';
-import { xlsxWorkbook } from './files/xlsx.js';
 
 /** The demo services, one per path under /demo-hooks. */
 export const DEMO_SLUGS = [

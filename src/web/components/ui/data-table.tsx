@@ -1,16 +1,19 @@
 import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Spinner } from '../../../components/ui/spinner';
-import { cn } from '../../../lib/utils';
-import { useMediaQuery } from '../lib/use-media-query';
+import { cn } from '../../lib/utils';
+import { useMediaQuery } from '../../lib/use-media-query';
+import { Spinner } from './spinner';
 
 export interface Column<T> {
   id: string;
   header: ReactNode;
   cell(row: T): ReactNode;
+  /** Applied to the column's header and cells in the table. */
   className?: string;
   /** The row's buttons: no heading of their own on the phone cards, placed at the card's foot. */
   actions?: boolean;
+  /** Short enough to sit beside the title on a phone card (a status badge) instead of as a labelled value. */
+  cardAside?: boolean;
 }
 
 interface DataTableProps<T> {
@@ -21,24 +24,34 @@ interface DataTableProps<T> {
   rowKey(row: T): string;
   isLoading: boolean;
   error?: Error | null;
+  /** What to say when loading failed; by default a generic sentence with the error's message. */
+  errorMessage?: ReactNode;
+  /** The spinner's text while loading; by default the generic "Loading...". */
+  loadingLabel?: string;
   empty: ReactNode;
   /** Extra content after a row (an expanded detail), spanning every column. */
   renderAfterRow?(row: T): ReactNode;
+  /** Put on each table row, so journeys can find the rows. */
+  rowTestId?: string;
+  /** Put on each phone card, the rows' stand-in below 768 px. */
+  cardTestId?: string;
+  /** Overrides for the table element (a fixed layout for percentage widths, say). */
+  tableClassName?: string;
 }
 
 /**
- * An admin list: a table from 768 px up, a card per row below (first column as the title, the others
+ * A list: a table from 768 px up, a card per row below (first column as the title, the others
  * as labelled values), with shared loading, error and empty states.
  */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { t } = useTranslation('admin');
-  const { rows, isLoading, error, empty } = props;
+  const { t } = useTranslation();
+  const { rows, isLoading, error, errorMessage, loadingLabel, empty } = props;
   const wide = useMediaQuery('(min-width: 48rem)');
   const state = isLoading ? (
-    <Spinner label={t('common.loading')} />
+    <Spinner label={loadingLabel ?? t('loading')} />
   ) : error ? (
     <p role="alert" className="px-4 py-8 text-center text-red-800">
-      {t('common.loadError', { message: error.message })}
+      {errorMessage ?? t('loadError', { message: error.message })}
     </p>
   ) : !rows || rows.length === 0 ? (
     <p className="px-4 py-10 text-center text-slate-700">{empty}</p>
@@ -54,6 +67,8 @@ function Table<T>({
   rows,
   rowKey,
   renderAfterRow,
+  rowTestId,
+  tableClassName,
   state,
 }: DataTableProps<T> & { state: ReactNode }) {
   return (
@@ -65,7 +80,7 @@ function Table<T>({
       // labels inside it (else they widen the page from their static position).
       tabIndex={0}
     >
-      <table className="w-full min-w-[40rem] text-left text-sm">
+      <table className={cn('w-full min-w-[40rem] text-left text-sm', tableClassName)}>
         <caption className="sr-only">{label}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-700">
           <tr>
@@ -86,7 +101,7 @@ function Table<T>({
               const after = renderAfterRow?.(row);
               return (
                 <Fragment key={rowKey(row)}>
-                  <tr className="align-top hover:bg-slate-50/70">
+                  <tr className="align-top hover:bg-slate-50/70" data-testid={rowTestId}>
                     {columns.map((c) => (
                       <td key={c.id} className={cn('px-4 py-3 text-slate-800', c.className)}>
                         {c.cell(row)}
@@ -116,10 +131,12 @@ function Cards<T>({
   rows,
   rowKey,
   renderAfterRow,
+  cardTestId,
   state,
 }: DataTableProps<T> & { state: ReactNode }) {
   const [title, ...rest] = columns;
-  const fields = rest.filter((c) => !c.actions);
+  const asides = rest.filter((c) => c.cardAside && !c.actions);
+  const fields = rest.filter((c) => !c.actions && !c.cardAside);
   const actions = rest.filter((c) => c.actions);
   if (state) {
     return <div className="rounded-xl border border-slate-200 bg-white shadow-sm">{state}</div>;
@@ -129,8 +146,21 @@ function Cards<T>({
       {(rows ?? []).map((row) => {
         const after = renderAfterRow?.(row);
         return (
-          <li key={rowKey(row)} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-            {title ? <div className="text-sm text-slate-900">{title.cell(row)}</div> : null}
+          <li
+            key={rowKey(row)}
+            className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+            data-testid={cardTestId}
+          >
+            <div className="flex items-start justify-between gap-3">
+              {title ? (
+                <div className="min-w-0 break-words text-sm text-slate-900">{title.cell(row)}</div>
+              ) : null}
+              {asides.map((c) => (
+                <div key={c.id} className="shrink-0">
+                  {c.cell(row)}
+                </div>
+              ))}
+            </div>
             <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
               {fields.map((c) => (
                 <div key={c.id} className="contents">

@@ -9,7 +9,7 @@ import { applyStripeEvent } from './stripe-events.js';
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
 /** Payment provider callbacks. Mounted at /api/payments; exempt from the CSRF check (Stripe signs instead). */
-export async function billingRoutes(app: App, deps: AppDeps): Promise<void> {
+export async function paymentRoutes(app: App, deps: AppDeps): Promise<void> {
   // The signature covers the exact bytes Stripe sent, so in this scope JSON bodies stay raw.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(

@@ -3,11 +3,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { headerTokenFor } from '../modules/workflows/secrets.js';
+import { headerTokenFor } from '../src/server/modules/workflows/secrets.js';
+import { flujoHeaderToken } from './hooks/verify.js';
 
 // The examples builders copy from the docs must verify what the app really sends: a compact JSON body
 // signed per Standard Webhooks (signed here with the standardwebhooks library, as an independent check).
-const root = new URL('../../../', import.meta.url);
+const root = new URL('../', import.meta.url);
 const secret = `whsec_${Buffer.alloc(32, 42).toString('base64')}`;
 const body = JSON.stringify({
   workflow_id: '6f0f7c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f',
@@ -156,6 +157,8 @@ describe('docs/webhook-contract.md header token snippet', () => {
   it('derives the same X-Flujo-Token value Flujo sends, and not the secret', () => {
     expect(block).toBeDefined();
     expect(derive(secret)).toBe(headerTokenFor(secret));
+    // The demo services derive it on their own, as the docs tell any workflow service to.
+    expect(flujoHeaderToken(secret)).toBe(headerTokenFor(secret));
     const other = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
     expect(derive(other)).not.toBe(derive(secret));
     expect(secret).not.toContain(derive(secret));
