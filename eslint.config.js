@@ -1,8 +1,24 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const SERVER_MODULES = [
+  'account',
+  'admin',
+  'auth',
+  'chat',
+  'credits',
+  'executions',
+  'mail',
+  'payments',
+  'results',
+  'settings',
+  'workflows',
+];
+const WEB_FEATURES = ['home', 'auth', 'catalogue', 'execute', 'executions', 'account', 'billing', 'admin'];
 
 export default tseslint.config(
   {
@@ -21,11 +37,24 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
     plugins: { 'import-x': importX },
+    settings: {
+      // The cycle check parses the files an import leads to, which needs the TypeScript parser.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      // Finds the `.ts` source behind a `.js` specifier and the `#server`/`#shared`/`#web` aliases, so the
+      // path rules below see every import.
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'tsconfig.web.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'import-x/no-cycle': 'off',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // One-way dependencies: shared imports nothing of ours; server and web never import each other.
       'import-x/no-restricted-paths': [
         'error',
@@ -39,10 +68,26 @@ export default tseslint.config(
       ],
     },
   },
+  // A server module reaches another only through that module's service.ts; tests may reach further in.
+  {
+    files: ['src/server/modules/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/testing/**'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: SERVER_MODULES.map((m) => ({
+            target: `./src/server/modules/${m}`,
+            from: './src/server/modules',
+            except: [`./${m}`, ...SERVER_MODULES.filter((o) => o !== m).map((o) => `./${o}/service.ts`)],
+          })),
+        },
+      ],
+    },
+  },
   // The demo workflow services stand beside the app (demo/): the app reaches them only through
   // demo/register.ts, and the services themselves (all but the seeding) use nothing of the server, as an
-  // outside workflow service could not. Matched on the import text: the import-x zones above need a resolver
-  // that finds `.ts` sources behind `.js` specifiers.
+  // outside workflow service could not.
   {
     files: ['src/**/*.{ts,tsx}'],
     rules: {
@@ -67,7 +112,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)src/server/',
+              regex: '(^|/)src/server/|^#server/',
               message: 'A demo service knows only the public webhook contract, not the server.',
             },
           ],
@@ -81,17 +126,24 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // A feature never reaches into another feature; app/ composes them.
       'import-x/no-restricted-paths': [
         'error',
         {
-          zones: ['home', 'auth', 'catalogue', 'execute', 'executions', 'account', 'billing', 'admin']
-            .map((f) => ({
+          zones: [
+            // A feature never reaches into another feature; app/ composes them.
+            ...WEB_FEATURES.map((f) => ({
               target: `./src/web/features/${f}`,
               from: './src/web/features',
               except: [`./${f}`],
-            }))
-            .concat([{ target: './src/web', from: './src/server' }]),
+            })),
+            // Features never import the app shell; shared components and lib never import features or the shell.
+            { target: './src/web/features', from: './src/web/app' },
+            {
+              target: ['./src/web/components', './src/web/lib'],
+              from: ['./src/web/features', './src/web/app'],
+            },
+            { target: './src/web', from: './src/server' },
+          ],
         },
       ],
     },

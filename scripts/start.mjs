@@ -35,6 +35,8 @@ if (outdated('dist/src/server/main.js', ['src/server', 'demo', 'tsconfig.server.
   console.log('Compiling the server...');
   run('npx', ['tsc', '-p', 'tsconfig.server.json']);
 }
+// Cheap, and a build compiled before the import aliases existed lacks it.
+run('node', ['scripts/build-package.mjs', 'dist']);
 
 process.env.NODE_ENV ??= 'production';
 process.env.HOST ??= '127.0.0.1';

@@ -41,6 +41,9 @@ export function ensureServerBuild(): void {
   // tsc still writes its output when a file someone is editing has a type error; the run goes on then.
   const status = run('npx', ['tsc', '-p', 'tsconfig.server.json', '--outDir', join(BUILD_DIR, 'dist')]);
   if (!existsSync(SERVER_ENTRY)) throw new Error('server compilation produced nothing');
+  if (run('node', ['scripts/build-package.mjs', join(BUILD_DIR, 'dist')]) !== 0) {
+    throw new Error('could not write the build package.json');
+  }
   if (status !== 0) console.warn('bench: tsc reported type errors; running the emitted server anyway');
 }
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { AUDIT_ACTIONS } from '../../src/shared/contract/admin.js';
-import { CATEGORIES } from '../../src/shared/contract/categories.js';
+import { AUDIT_ACTIONS } from '#shared/contract/admin.js';
+import { CATEGORIES } from '#shared/contract/categories.js';
 
 export interface ScaleSize {
   users: number;

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { openDatabase, type Database, type Db } from '../../src/server/db/client.js';
-import { userProfiles, users } from '../../src/server/db/schema.js';
-import { hashPassword } from '../../src/server/modules/auth/passwords.js';
-import { openSession } from '../../src/server/modules/auth/service.js';
-import { applyLedgerEntry } from '../../src/server/modules/credits/ledger.js';
-import { createWorkflow, type WorkflowRow } from '../../src/server/modules/workflows/manage.js';
-import { CATEGORIES } from '../../src/shared/contract/categories.js';
+import { openDatabase, type Database, type Db } from '#server/db/client.js';
+import { userProfiles, users } from '#server/db/schema.js';
+import { hashPassword } from '#server/modules/auth/passwords.js';
+import { openSession } from '#server/modules/auth/service.js';
+import { applyLedgerEntry } from '#server/modules/credits/ledger.js';
+import { createWorkflow, type WorkflowRow } from '#server/modules/workflows/manage.js';
+import { CATEGORIES } from '#shared/contract/categories.js';
 import type { DatabaseTarget } from './server.js';
 
 /** Opens (and migrates) the database the server will use; PGlite lives in DATA_DIR/pglite, as main.ts has it. */

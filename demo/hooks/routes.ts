@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZErrorBody } from '../../src/shared/contract/errors.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
 import { ZDemoResult, ZReceived, ZWebhookCall } from './contract.js';
 import { DEMO_SLUGS, runDemo } from './demos.js';
 import { demoKeyring } from './keyring.js';

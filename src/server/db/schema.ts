@@ -13,9 +13,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { TBilingual } from '../../shared/contract/common.js';
-import { EMAIL_STATUSES } from '../../shared/contract/emails.js';
-import type { TSurveyQuestion } from '../../shared/contract/workflows.js';
+import type { TBilingual } from '#shared/contract/common.js';
+import { EMAIL_STATUSES } from '#shared/contract/emails.js';
+import type { TSurveyQuestion } from '#shared/contract/workflows.js';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from '../../shared/contract/errors.js';
+import { ERROR_STATUS, type ErrorCode } from '#shared/contract/errors.js';
 
 /** An error a caller should see: its message and code reach the answer as `{ error, code }`. */
 export class AppError extends Error {

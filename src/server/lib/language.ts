@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { TLanguage } from '../../shared/contract/common.js';
+import type { TLanguage } from '#shared/contract/common.js';
 
 /** A language as the LLM is told to write in it (chat replies, translations). */
 export const LANGUAGE_NAME: Record<TLanguage, string> = { en: 'English', es: 'Spanish (español)' };

@@ -1,6 +1,6 @@
 import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import type { ErrorCode } from '../../shared/contract/errors.js';
+import type { ErrorCode } from '#shared/contract/errors.js';
 import { AppError } from '../lib/errors.js';
 import type { App } from '../types.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TSessionUser } from '../../shared/contract/auth.js';
+import type { TSessionUser } from '#shared/contract/auth.js';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.js';
 import { findSession, type SessionRecord } from '../modules/auth/service.js';
 import type { App, AppDeps } from '../types.js';

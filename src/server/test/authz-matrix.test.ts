@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZWorkflowInput } from '../../shared/contract/workflows.js';
+import { ZWorkflowInput } from '#shared/contract/workflows.js';
 import { creditTransactions, emailOutbox, userProfiles, workflowExecutions } from '../db/schema.js';
 import { resultStorageFor } from '../providers/storage/index.js';
 import { createWorkflow } from '../modules/workflows/manage.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZWorkflowInput } from '../../shared/contract/workflows.js';
+import { ZWorkflowInput } from '#shared/contract/workflows.js';
 import { userProfiles, workflowExecutions } from '../db/schema.js';
 import { createWorkflow } from '../modules/workflows/manage.js';
 import { signInAdmin, signUpUser, type TestClient } from './client.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { inject } from 'vitest';
-import { ZWorkflowInput } from '../../shared/contract/workflows.js';
+import { ZWorkflowInput } from '#shared/contract/workflows.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { createAccount } from '../modules/auth/service.js';
 import type { WorkflowService } from '../modules/executions/testing/workflow-service.js';

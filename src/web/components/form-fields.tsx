@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN } from '../../shared/contract/limits';
+import { PASSWORD_MIN } from '#shared/contract/limits';
 import { FormField, type FormFieldProps } from './ui/form-field';
 
 type TextFieldProps = Omit<FormFieldProps, 'value' | 'onChange' | 'label'> & {

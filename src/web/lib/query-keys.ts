@@ -1,4 +1,4 @@
-import { CREDITS_PATHS } from '../../shared/contract/credits';
+import { CREDITS_PATHS } from '#shared/contract/credits';
 
 /**
  * Every TanStack Query key the web client uses, in one place, so a query and the mutations that refresh it

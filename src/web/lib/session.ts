@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TSessionUser } from '../../shared/contract/auth';
+import type { TSessionUser } from '#shared/contract/auth';
 import { api } from './api';
 import { queryKeys } from './query-keys';
 

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TAccountExport } from '../../../shared/contract/account.js';
-import { creditTransactions, sessions, userProfiles, users } from '../../db/schema.js';
-import { signInAdmin, signUpUser, TestClient, uniqueEmail } from '../../test/client.js';
-import { TEST_ADMIN, type TestApp } from '../../test/harness.js';
-import { buildMailTestApp, linkIn, tokenOf, type MailTestApp } from '../../test/smtp.js';
+import type { TAccountExport } from '#shared/contract/account.js';
+import { creditTransactions, sessions, userProfiles, users } from '#server/db/schema.js';
+import { signInAdmin, signUpUser, TestClient, uniqueEmail } from '#server/test/client.js';
+import { TEST_ADMIN, type TestApp } from '#server/test/harness.js';
+import { buildMailTestApp, linkIn, tokenOf, type MailTestApp } from '#server/test/smtp.js';
 
 let mail: MailTestApp;
 let t: TestApp;

@@ -6,12 +6,12 @@ import {
   ZPasswordChange,
   ZProfileUpdate,
   ZRevokeOthersResponse,
-} from '../../../shared/contract/account.js';
-import { ZSessionUser } from '../../../shared/contract/auth.js';
-import { ZOk } from '../../../shared/contract/common.js';
-import { ZErrorBody } from '../../../shared/contract/errors.js';
-import { clearSessionCookie, requireSession } from '../../plugins/session.js';
-import type { App, AppDeps } from '../../types.js';
+} from '#shared/contract/account.js';
+import { ZSessionUser } from '#shared/contract/auth.js';
+import { ZOk } from '#shared/contract/common.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
+import { clearSessionCookie, requireSession } from '#server/plugins/session.js';
+import type { App, AppDeps } from '#server/types.js';
 import {
   changePassword,
   deleteAccount,

@@ -4,8 +4,8 @@ import type {
   TEmailChange,
   TPasswordChange,
   TProfileUpdate,
-} from '../../../shared/contract/account.js';
-import type { TSessionUser } from '../../../shared/contract/auth.js';
+} from '#shared/contract/account.js';
+import type { TSessionUser } from '#shared/contract/auth.js';
 import {
   accountTokens,
   creditTransactions,
@@ -16,12 +16,12 @@ import {
   userProfiles,
   users,
   workflowExecutions,
-} from '../../db/schema.js';
-import { isoOrNull } from '../../lib/dates.js';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
-import { newToken } from '../../lib/tokens.js';
-import { resultStorageFor } from '../../providers/storage/index.js';
-import type { AppDeps } from '../../types.js';
+} from '#server/db/schema.js';
+import { isoOrNull } from '#server/lib/dates.js';
+import { AppError, badRequest, conflict, notFound } from '#server/lib/errors.js';
+import { newToken } from '#server/lib/tokens.js';
+import { resultStorageFor } from '#server/providers/storage/index.js';
+import type { AppDeps } from '#server/types.js';
 import {
   assertUsablePassword,
   deleteTokens,
@@ -33,7 +33,7 @@ import {
   verifyPassword,
   type ThrottleRule,
 } from '../auth/service.js';
-import { enqueueMail } from '../mail/outbox.js';
+import { enqueueMail } from '../mail/service.js';
 
 /** Password checks from a signed-in session: a stolen session must not become a fast password oracle. */
 const PASSWORD_CHECK_RULE: ThrottleRule = { limit: 10, windowMs: 15 * 60 * 1000 };

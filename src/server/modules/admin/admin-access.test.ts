@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpUser, TestClient } from '../../test/client.js';
-import { buildTestApp, type TestApp } from '../../test/harness.js';
+import { signUpUser, TestClient } from '#server/test/client.js';
+import { buildTestApp, type TestApp } from '#server/test/harness.js';
 
 let t: TestApp;
 beforeAll(async () => {

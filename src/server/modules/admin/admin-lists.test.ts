@@ -8,11 +8,11 @@ import type {
   TAdminUser,
   TAdminWorkflow,
   TAdminWorkflowDetail,
-} from '../../../shared/contract/admin.js';
-import { creditTransactions, userProfiles, userWorkflows, workflowExecutions } from '../../db/schema.js';
-import { signInAdmin, signUpUser, type TestClient } from '../../test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+} from '#shared/contract/admin.js';
+import { creditTransactions, userProfiles, userWorkflows, workflowExecutions } from '#server/db/schema.js';
+import { signInAdmin, signUpUser, type TestClient } from '#server/test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { chatbotInput, testAdminId } from './testing/test-data.js';
 
 let t: TestApp;

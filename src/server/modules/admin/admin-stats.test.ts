@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TAdminStats } from '../../../shared/contract/admin.js';
-import { creditTransactions } from '../../db/schema.js';
-import { signInAdmin, signUpUser, type TestClient } from '../../test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
+import type { TAdminStats } from '#shared/contract/admin.js';
+import { creditTransactions } from '#server/db/schema.js';
+import { signInAdmin, signUpUser, type TestClient } from '#server/test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
 import { applyLedgerEntry } from '../credits/ledger.js';
 
 let t: TestApp;

@@ -1,10 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TAdminConfigEntry } from '../../../shared/contract/admin.js';
-import { adminAuditLogs, creditTransactions, sessions, userProfiles } from '../../db/schema.js';
-import { signInAdmin, signUpUser, TestClient, type TestClient as Client } from '../../test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+import type { TAdminConfigEntry } from '#shared/contract/admin.js';
+import { adminAuditLogs, creditTransactions, sessions, userProfiles } from '#server/db/schema.js';
+import { signInAdmin, signUpUser, TestClient, type TestClient as Client } from '#server/test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { auditRowsFor, testAdminId } from './testing/test-data.js';
 
 let t: TestApp;

@@ -1,16 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TAdminWorkflowDetail, TWorkflowSecret } from '../../../shared/contract/admin.js';
+import type { TAdminWorkflowDetail, TWorkflowSecret } from '#shared/contract/admin.js';
 import {
   adminAuditLogs,
   creditTransactions,
   userProfiles,
   userWorkflows,
   workflowExecutions,
-} from '../../db/schema.js';
-import { signInAdmin, signUpUser, type TestClient } from '../../test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+} from '#server/db/schema.js';
+import { signInAdmin, signUpUser, type TestClient } from '#server/test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { headerTokenFor } from '../workflows/secrets.js';
 import { auditRowsFor, chatbotInput, testAdminId } from './testing/test-data.js';
 

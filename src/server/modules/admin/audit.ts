@@ -1,6 +1,6 @@
-import type { AUDIT_TARGET_TYPES, TAuditAction } from '../../../shared/contract/admin.js';
-import type { Tx } from '../../db/client.js';
-import { adminAuditLogs } from '../../db/schema.js';
+import type { AUDIT_TARGET_TYPES, TAuditAction } from '#shared/contract/admin.js';
+import type { Tx } from '#server/db/client.js';
+import { adminAuditLogs } from '#server/db/schema.js';
 
 export interface AuditEntry {
   adminId: string;

@@ -1,10 +1,10 @@
 import { asc } from 'drizzle-orm';
-import type { TAdminConfigEntry } from '../../../shared/contract/admin.js';
-import type { Db } from '../../db/client.js';
-import { adminConfig } from '../../db/schema.js';
+import type { TAdminConfigEntry } from '#shared/contract/admin.js';
+import type { Db } from '#server/db/client.js';
+import { adminConfig } from '#server/db/schema.js';
 import { setSetting } from '../settings/service.js';
 import { writeAudit } from './audit.js';
-import { iso } from '../../lib/dates.js';
+import { iso } from '#server/lib/dates.js';
 
 function toEntry(row: typeof adminConfig.$inferSelect): TAdminConfigEntry {
   return {

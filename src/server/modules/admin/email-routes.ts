@@ -1,9 +1,9 @@
-import { ZAdminEmailListQuery } from '../../../shared/contract/admin.js';
-import { ZIdParams, ZOk } from '../../../shared/contract/common.js';
-import { ZAdminEmail, ZAdminEmailDetail, ZAdminEmailList } from '../../../shared/contract/emails.js';
-import { ZErrorBody } from '../../../shared/contract/errors.js';
-import { requireAdmin } from '../../plugins/session.js';
-import type { App, AppDeps } from '../../types.js';
+import { ZAdminEmailListQuery } from '#shared/contract/admin.js';
+import { ZIdParams, ZOk } from '#shared/contract/common.js';
+import { ZAdminEmail, ZAdminEmailDetail, ZAdminEmailList } from '#shared/contract/emails.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
+import { requireAdmin } from '#server/plugins/session.js';
+import type { App, AppDeps } from '#server/types.js';
 import { getEmail, listEmails, retryEmail, sendPasswordResetAsAdmin } from './emails.js';
 import { sendPage } from './routes.js';
 

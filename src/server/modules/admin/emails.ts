@@ -1,15 +1,15 @@
 import { and, eq, like, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ZAdminEmailListQuery } from '../../../shared/contract/admin.js';
-import type { TAdminEmail, TAdminEmailDetail, TEmailKind } from '../../../shared/contract/emails.js';
-import type { Db } from '../../db/client.js';
-import { newestFirst } from '../../db/sql-helpers.js';
-import { emailOutbox, userProfiles } from '../../db/schema.js';
-import { conflict, notFound } from '../../lib/errors.js';
-import type { AppDeps } from '../../types.js';
+import type { ZAdminEmailListQuery } from '#shared/contract/admin.js';
+import type { TAdminEmail, TAdminEmailDetail, TEmailKind } from '#shared/contract/emails.js';
+import type { Db } from '#server/db/client.js';
+import { newestFirst } from '#server/db/sql-helpers.js';
+import { emailOutbox, userProfiles } from '#server/db/schema.js';
+import { conflict, notFound } from '#server/lib/errors.js';
+import type { AppDeps } from '#server/types.js';
 import { sendPasswordResetMail } from '../auth/service.js';
 import { writeAudit } from './audit.js';
-import { iso, isoOrNull } from '../../lib/dates.js';
+import { iso, isoOrNull } from '#server/lib/dates.js';
 import { countMatching, type Page } from './lists.js';
 import { escapeLike } from './search.js';
 

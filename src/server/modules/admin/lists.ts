@@ -12,19 +12,19 @@ import type {
   ZAdminExecutionListQuery,
   ZAdminUserListQuery,
   ZAdminWorkflowListQuery,
-} from '../../../shared/contract/admin.js';
-import type { Db, DbOrTx } from '../../db/client.js';
-import { newestFirst, queryRows } from '../../db/sql-helpers.js';
-import { iso, isoOrNull } from '../../lib/dates.js';
+} from '#shared/contract/admin.js';
+import type { Db, DbOrTx } from '#server/db/client.js';
+import { newestFirst, queryRows } from '#server/db/sql-helpers.js';
+import { iso, isoOrNull } from '#server/lib/dates.js';
 import {
   adminAuditLogs,
   creditTransactions,
   userProfiles,
   userWorkflows,
   workflowExecutions,
-} from '../../db/schema.js';
+} from '#server/db/schema.js';
 import { escapeLike, userIdMatches, userMatches, workflowIdMatches, workflowTextContains } from './search.js';
-import { tallyRuns } from '../executions/tally.js';
+import { tallyRuns } from '../executions/service.js';
 
 export interface Page<T> extends Total {
   rows: T[];

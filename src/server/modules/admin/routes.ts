@@ -24,12 +24,12 @@ import {
   ZAdminWorkflowListQuery,
   ZAdminWorkflowUpdate,
   ZWorkflowSecret,
-} from '../../../shared/contract/admin.js';
-import { ZIdParams } from '../../../shared/contract/common.js';
-import { ZErrorBody } from '../../../shared/contract/errors.js';
-import { demoPaymentsInProduction } from '../../config.js';
-import { requireAdmin } from '../../plugins/session.js';
-import type { App, AppDeps } from '../../types.js';
+} from '#shared/contract/admin.js';
+import { ZIdParams } from '#shared/contract/common.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
+import { demoPaymentsInProduction } from '#server/config.js';
+import { requireAdmin } from '#server/plugins/session.js';
+import type { App, AppDeps } from '#server/types.js';
 import { listConfig, updateConfig } from './config.js';
 import {
   listAudit,

@@ -1,7 +1,7 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../../db/client.js';
-import { userProfiles, userWorkflows } from '../../db/schema.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { userProfiles, userWorkflows } from '#server/db/schema.js';
 
 /*
  * Search conditions of the admin lists, written so that each can use an index on a large table

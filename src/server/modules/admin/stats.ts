@@ -1,10 +1,10 @@
 import { desc, eq, gte, sql } from 'drizzle-orm';
-import { STATS_DAYS, type TAdminStats } from '../../../shared/contract/admin.js';
-import type { Db } from '../../db/client.js';
-import { newestFirst, ts } from '../../db/sql-helpers.js';
-import { creditTransactions, userProfiles, userWorkflows, workflowExecutions } from '../../db/schema.js';
-import { tallyRuns } from '../executions/tally.js';
-import { iso } from '../../lib/dates.js';
+import { STATS_DAYS, type TAdminStats } from '#shared/contract/admin.js';
+import type { Db } from '#server/db/client.js';
+import { newestFirst, ts } from '#server/db/sql-helpers.js';
+import { creditTransactions, userProfiles, userWorkflows, workflowExecutions } from '#server/db/schema.js';
+import { tallyRuns } from '../executions/service.js';
+import { iso } from '#server/lib/dates.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

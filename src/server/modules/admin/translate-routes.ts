@@ -1,7 +1,7 @@
-import { ZErrorBody } from '../../../shared/contract/errors.js';
-import { ZTranslateRequest, ZTranslateResponse } from '../../../shared/contract/translate.js';
-import { perMinute, registerLlmRateLimit } from '../../plugins/llm-rate-limit.js';
-import type { App, AppDeps } from '../../types.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
+import { ZTranslateRequest, ZTranslateResponse } from '#shared/contract/translate.js';
+import { perMinute, registerLlmRateLimit } from '#server/plugins/llm-rate-limit.js';
+import type { App, AppDeps } from '#server/types.js';
 import { translateText } from './translate.js';
 
 export const TRANSLATE_REQUESTS_PER_MINUTE = 30;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestLlmServer, type TestLlmServer } from '../../providers/llm/test-llm-server.js';
-import { signInAdmin, signUpUser, TestClient } from '../../test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+import { startTestLlmServer, type TestLlmServer } from '#server/providers/llm/test-llm-server.js';
+import { signInAdmin, signUpUser, TestClient } from '#server/test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 
 let llm: TestLlmServer;
 let withLlm: TestApp;

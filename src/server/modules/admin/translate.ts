@@ -1,9 +1,9 @@
-import type { TLanguage } from '../../../shared/contract/common.js';
-import type { TTranslateRequest } from '../../../shared/contract/translate.js';
-import { AppError } from '../../lib/errors.js';
-import { LANGUAGE_NAME } from '../../lib/language.js';
-import { configuredLlm, LlmError } from '../../providers/llm/index.js';
-import type { AppDeps } from '../../types.js';
+import type { TLanguage } from '#shared/contract/common.js';
+import type { TTranslateRequest } from '#shared/contract/translate.js';
+import { AppError } from '#server/lib/errors.js';
+import { LANGUAGE_NAME } from '#server/lib/language.js';
+import { configuredLlm, LlmError } from '#server/providers/llm/index.js';
+import type { AppDeps } from '#server/types.js';
 
 /** The system prompt for the admin's translate button. */
 function translateSystemPrompt(targetLanguage: TLanguage): string {

@@ -4,12 +4,12 @@ import type {
   TAdjustCreditsResponse,
   TAdminUser,
   TAdminUserUpdate,
-} from '../../../shared/contract/admin.js';
-import type { Db } from '../../db/client.js';
-import { userProfiles } from '../../db/schema.js';
-import { conflict, notFound } from '../../lib/errors.js';
+} from '#shared/contract/admin.js';
+import type { Db } from '#server/db/client.js';
+import { userProfiles } from '#server/db/schema.js';
+import { conflict, notFound } from '#server/lib/errors.js';
 import { revokeUserSessions } from '../auth/service.js';
-import { applyLedgerEntry } from '../credits/ledger.js';
+import { applyLedgerEntry } from '../credits/service.js';
 import { writeAudit } from './audit.js';
 import { toAdminUser } from './lists.js';
 

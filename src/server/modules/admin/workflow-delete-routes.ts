@@ -1,8 +1,8 @@
-import { ZIdParams } from '../../../shared/contract/common.js';
-import { ZDeleteWorkflowResponse } from '../../../shared/contract/admin.js';
-import { ZErrorBody } from '../../../shared/contract/errors.js';
-import { requireAdmin } from '../../plugins/session.js';
-import type { App, AppDeps } from '../../types.js';
+import { ZIdParams } from '#shared/contract/common.js';
+import { ZDeleteWorkflowResponse } from '#shared/contract/admin.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
+import { requireAdmin } from '#server/plugins/session.js';
+import type { App, AppDeps } from '#server/types.js';
 import { deleteWorkflowAsAdmin } from './workflows.js';
 
 /** DELETE /api/workflows/{id} (the documented public path, admins only). Mounted at /api/workflows behind the admin guard. */

@@ -1,26 +1,22 @@
 import { isDeepStrictEqual } from 'node:util';
 import { and, eq, gt, inArray } from 'drizzle-orm';
-import type {
-  TAdminWorkflowDetail,
-  TAdminWorkflowUpdate,
-  TWorkflowSecret,
-} from '../../../shared/contract/admin.js';
-import { ZWorkflowInput, type TWorkflowInputParsed } from '../../../shared/contract/workflows.js';
-import type { Db, DbOrTx, Tx } from '../../db/client.js';
-import { userProfiles, users, userWorkflows, workflowExecutions } from '../../db/schema.js';
-import { badRequest, notFound } from '../../lib/errors.js';
-import { applyLedgerEntry } from '../credits/ledger.js';
-import { headerTokenFor } from '../workflows/secrets.js';
+import type { TAdminWorkflowDetail, TAdminWorkflowUpdate, TWorkflowSecret } from '#shared/contract/admin.js';
+import { ZWorkflowInput, type TWorkflowInputParsed } from '#shared/contract/workflows.js';
+import type { Db, DbOrTx, Tx } from '#server/db/client.js';
+import { userProfiles, users, userWorkflows, workflowExecutions } from '#server/db/schema.js';
+import { badRequest, notFound } from '#server/lib/errors.js';
+import { applyLedgerEntry } from '../credits/service.js';
 import {
+  headerTokenFor,
   createWorkflow,
   deleteWorkflow,
   rotateWorkflowSecret,
   setWorkflowActive,
   updateWorkflow,
   type WorkflowRow,
-} from '../workflows/manage.js';
+} from '../workflows/service.js';
 import { writeAudit } from './audit.js';
-import { isoOrNull } from '../../lib/dates.js';
+import { isoOrNull } from '#server/lib/dates.js';
 import { toAdminWorkflow } from './lists.js';
 
 /** Fields whose old and new values are written into the audit log; the others are only named there. */

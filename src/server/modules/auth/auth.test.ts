@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditTransactions, sessions, userProfiles, users } from '../../db/schema.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
-import { signUpUser, TestClient, uniqueEmail } from '../../test/client.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+import { creditTransactions, sessions, userProfiles, users } from '#server/db/schema.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
+import { signUpUser, TestClient, uniqueEmail } from '#server/test/client.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 
 let t: TestApp;
 beforeAll(async () => {

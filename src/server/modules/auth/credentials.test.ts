@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authThrottle, sessions, users } from '../../db/schema.js';
-import { buildTestApp, type TestApp } from '../../test/harness.js';
-import { signUpUser, TestClient, uniqueEmail } from '../../test/client.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+import { authThrottle, sessions, users } from '#server/db/schema.js';
+import { buildTestApp, type TestApp } from '#server/test/harness.js';
+import { signUpUser, TestClient, uniqueEmail } from '#server/test/client.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { dummyPasswordHash, hashPassword } from './passwords.js';
 import { SIGNIN_RULES } from './service.js';
 

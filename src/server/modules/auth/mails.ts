@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import type { Config } from '../../config.js';
-import type { DbOrTx } from '../../db/client.js';
-import type { userProfiles } from '../../db/schema.js';
-import { accountTokens, type ACCOUNT_TOKEN_PURPOSES } from '../../db/schema.js';
-import { newToken, sha256Hex } from '../../lib/tokens.js';
-import { appLink, enqueueMail } from '../mail/outbox.js';
+import type { Config } from '#server/config.js';
+import type { DbOrTx } from '#server/db/client.js';
+import type { userProfiles } from '#server/db/schema.js';
+import { accountTokens, type ACCOUNT_TOKEN_PURPOSES } from '#server/db/schema.js';
+import { newToken, sha256Hex } from '#server/lib/tokens.js';
+import { appLink, enqueueMail } from '../mail/service.js';
 import { getSetting } from '../settings/service.js';
 
 /*

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ZWorkflowInput } from '../../../shared/contract/workflows.js';
-import { accountTokens, emailOutbox, userProfiles, users } from '../../db/schema.js';
-import { signInAdmin, signUpUser, TestClient, uniqueEmail } from '../../test/client.js';
-import { TEST_ADMIN, type TestApp } from '../../test/harness.js';
-import { buildMailTestApp, linkIn, tokenOf, type MailTestApp, type TestSmtp } from '../../test/smtp.js';
-import type { AppDeps } from '../../types.js';
+import { ZWorkflowInput } from '#shared/contract/workflows.js';
+import { accountTokens, emailOutbox, userProfiles, users } from '#server/db/schema.js';
+import { signInAdmin, signUpUser, TestClient, uniqueEmail } from '#server/test/client.js';
+import { TEST_ADMIN, type TestApp } from '#server/test/harness.js';
+import { buildMailTestApp, linkIn, tokenOf, type MailTestApp, type TestSmtp } from '#server/test/smtp.js';
+import type { AppDeps } from '#server/types.js';
 import { sendDueMails } from '../mail/sender.js';
 import { createWorkflow } from '../workflows/manage.js';
 import { RESET_RULES } from './recovery.js';

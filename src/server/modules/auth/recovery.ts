@@ -1,15 +1,11 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
-import type {
-  TPasswordResetConfirm,
-  TSessionUser,
-  TVerifyEmailResponse,
-} from '../../../shared/contract/auth.js';
-import type { DbOrTx } from '../../db/client.js';
-import { isUniqueViolation, ts } from '../../db/sql-helpers.js';
-import { accountTokens, userProfiles, users } from '../../db/schema.js';
-import { AppError, conflict, notFound } from '../../lib/errors.js';
-import { sha256Hex } from '../../lib/tokens.js';
-import type { AppDeps } from '../../types.js';
+import type { TPasswordResetConfirm, TSessionUser, TVerifyEmailResponse } from '#shared/contract/auth.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { isUniqueViolation, ts } from '#server/db/sql-helpers.js';
+import { accountTokens, userProfiles, users } from '#server/db/schema.js';
+import { AppError, conflict, notFound } from '#server/lib/errors.js';
+import { sha256Hex } from '#server/lib/tokens.js';
+import type { AppDeps } from '#server/types.js';
 import {
   deleteTokens,
   sendPasswordChangedMail,

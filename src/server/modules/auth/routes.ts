@@ -6,12 +6,12 @@ import {
   ZSignupRequest,
   ZVerifyEmailRequest,
   ZVerifyEmailResponse,
-} from '../../../shared/contract/auth.js';
-import { ZOk } from '../../../shared/contract/common.js';
-import { ZErrorBody } from '../../../shared/contract/errors.js';
-import { clearSessionCookie, requireUser, sessionToken, setSessionCookie } from '../../plugins/session.js';
-import { requestLanguage } from '../../lib/language.js';
-import type { App, AppDeps } from '../../types.js';
+} from '#shared/contract/auth.js';
+import { ZOk } from '#shared/contract/common.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
+import { clearSessionCookie, requireUser, sessionToken, setSessionCookie } from '#server/plugins/session.js';
+import { requestLanguage } from '#server/lib/language.js';
+import type { App, AppDeps } from '#server/types.js';
 import { confirmPasswordReset, requestPasswordReset, resendVerification, verifyEmail } from './recovery.js';
 import { openSession, SESSION_ABSOLUTE_MS, signin, signout, signup, toSessionUser } from './service.js';
 

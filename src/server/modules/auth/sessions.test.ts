@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { authThrottle, sessions, userProfiles } from '../../db/schema.js';
-import { sha256Hex } from '../../lib/tokens.js';
-import { buildTestApp, type TestApp } from '../../test/harness.js';
-import { signUpUser, TestClient } from '../../test/client.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+import { authThrottle, sessions, userProfiles } from '#server/db/schema.js';
+import { sha256Hex } from '#server/lib/tokens.js';
+import { buildTestApp, type TestApp } from '#server/test/harness.js';
+import { signUpUser, TestClient } from '#server/test/client.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { authCleanupJob } from './cleanup-job.js';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './service.js';
 

@@ -1,10 +1,10 @@
 import { inArray } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userProfiles } from '../../db/schema.js';
-import { signInAdmin, uniqueEmail } from '../../test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+import { userProfiles } from '#server/db/schema.js';
+import { signInAdmin, uniqueEmail } from '#server/test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { SIGNUP_WINDOW_MS } from './service.js';
 
 // Every new account comes with free credits, so accounts per address are limited by the live config entry

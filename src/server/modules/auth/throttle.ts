@@ -1,8 +1,8 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
-import { ts } from '../../db/sql-helpers.js';
-import { authThrottle } from '../../db/schema.js';
-import { AppError } from '../../lib/errors.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { ts } from '#server/db/sql-helpers.js';
+import { authThrottle } from '#server/db/schema.js';
+import { AppError } from '#server/lib/errors.js';
 
 /**
  * Attempt counters shared by every server instance (sign-in, sign-up, password reset, verification mails).

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { splitCompletionMarker } from '../../../shared/contract/chat.js';
+import { splitCompletionMarker } from '#shared/contract/chat.js';
 import {
   addWorkflow,
   postResult,

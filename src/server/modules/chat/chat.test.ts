@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { splitCompletionMarker } from '../../../shared/contract/chat.js';
-import { ZWorkflowInput } from '../../../shared/contract/workflows.js';
-import { adminConfig, users, workflowExecutions } from '../../db/schema.js';
-import { startTestLlmServer, type TestLlmServer } from '../../providers/llm/test-llm-server.js';
-import { signUpUser, TestClient } from '../../test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+import { splitCompletionMarker } from '#shared/contract/chat.js';
+import { ZWorkflowInput } from '#shared/contract/workflows.js';
+import { adminConfig, users, workflowExecutions } from '#server/db/schema.js';
+import { startTestLlmServer, type TestLlmServer } from '#server/providers/llm/test-llm-server.js';
+import { signUpUser, TestClient } from '#server/test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { createWorkflow, type WorkflowRow } from '../workflows/manage.js';
 
 const AI_PROMPT = 'Plan a birthday party. Ask: Whose birthday is it? How many guests are coming?';

@@ -1,5 +1,5 @@
-import type { TBilingual, TLanguage } from '../../../shared/contract/common.js';
-import { LANGUAGE_NAME } from '../../lib/language.js';
+import type { TBilingual, TLanguage } from '#shared/contract/common.js';
+import { LANGUAGE_NAME } from '#server/lib/language.js';
 
 const MARKER: Record<TLanguage, string> = { en: '[CONVERSATION_COMPLETE]', es: '[CONVERSACIÓN_COMPLETADA]' };
 

@@ -1,8 +1,8 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
-import type { TBilingual } from '../../../shared/contract/common.js';
-import type { TInteractionType } from '../../../shared/contract/workflows.js';
-import type { Db } from '../../db/client.js';
-import { userWorkflows, workflowExecutions } from '../../db/schema.js';
+import type { TBilingual } from '#shared/contract/common.js';
+import type { TInteractionType } from '#shared/contract/workflows.js';
+import type { Db } from '#server/db/client.js';
+import { userWorkflows, workflowExecutions } from '#server/db/schema.js';
 import type { TranscriptTurn } from './transcript.js';
 
 // The executions module owns workflow_executions. Chat reads a run's identity and status and reads and

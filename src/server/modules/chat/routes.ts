@@ -1,8 +1,8 @@
-import { ZChatRequest, ZChatResponse } from '../../../shared/contract/chat.js';
-import { ZErrorBody } from '../../../shared/contract/errors.js';
-import { perMinute, registerLlmRateLimit } from '../../plugins/llm-rate-limit.js';
-import { requireUser } from '../../plugins/session.js';
-import type { App, AppDeps } from '../../types.js';
+import { ZChatRequest, ZChatResponse } from '#shared/contract/chat.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
+import { perMinute, registerLlmRateLimit } from '#server/plugins/llm-rate-limit.js';
+import { requireUser } from '#server/plugins/session.js';
+import type { App, AppDeps } from '#server/types.js';
 import { replyInChat } from './service.js';
 
 /** Chat replies a person may ask for per minute: far above typing speed, well below a script's. */

@@ -1,13 +1,13 @@
-import type { TChatRequest } from '../../../shared/contract/chat.js';
-import { pickLanguage } from '../../../shared/contract/common.js';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
+import type { TChatRequest } from '#shared/contract/chat.js';
+import { pickLanguage } from '#shared/contract/common.js';
+import { AppError, badRequest, conflict, notFound } from '#server/lib/errors.js';
 import {
   configuredLlm,
   createScriptedAssistant,
   LlmError,
   type LlmProvider,
-} from '../../providers/llm/index.js';
-import type { AppDeps } from '../../types.js';
+} from '#server/providers/llm/index.js';
+import type { AppDeps } from '#server/types.js';
 import { getSetting } from '../settings/service.js';
 import { chatSystemPrompt } from './prompt.js';
 import {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { splitCompletionMarker } from '../../../shared/contract/chat.js';
-import type { TCompleteRunRequest } from '../../../shared/contract/executions.js';
+import { splitCompletionMarker } from '#shared/contract/chat.js';
+import type { TCompleteRunRequest } from '#shared/contract/executions.js';
 
 /**
  * A chat run's conversation as the server keeps it: the welcome message the person saw, then every message

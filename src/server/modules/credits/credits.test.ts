@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TUserTransaction } from '../../../shared/contract/credits.js';
-import { creditTransactions, idempotencyKeys, subscriptions, userWorkflows } from '../../db/schema.js';
-import { signUpUser, TestClient, type TestClient as Client } from '../../test/client.js';
-import { buildTestApp, type TestApp } from '../../test/harness.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+import type { TUserTransaction } from '#shared/contract/credits.js';
+import { creditTransactions, idempotencyKeys, subscriptions, userWorkflows } from '#server/db/schema.js';
+import { signUpUser, TestClient, type TestClient as Client } from '#server/test/client.js';
+import { buildTestApp, type TestApp } from '#server/test/harness.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { applyLedgerEntry } from './ledger.js';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { planBonusCredits, type TPlan } from '../../../shared/contract/plans.js';
-import type { Tx } from '../../db/client.js';
-import { creditTransactions } from '../../db/schema.js';
+import { planBonusCredits, type TPlan } from '#shared/contract/plans.js';
+import type { Tx } from '#server/db/client.js';
+import { creditTransactions } from '#server/db/schema.js';
 import { applyLedgerEntry } from './ledger.js';
 
 export interface PlanGrant {

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ONE_TIME_PACKS } from '../../../shared/contract/plans.js';
-import { userWorkflows } from '../../db/schema.js';
-import type { AppDeps } from '../../types.js';
-import { signInAdmin, signUpUser, type TestClient } from '../../test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+import { ONE_TIME_PACKS } from '#shared/contract/plans.js';
+import { userWorkflows } from '#server/db/schema.js';
+import type { AppDeps } from '#server/types.js';
+import { signInAdmin, signUpUser, type TestClient } from '#server/test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { settleRun } from '../executions/settle.js';
 import { expireOverdueRuns } from '../executions/sweeper.js';
 

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ONE_TIME_PACKS, MONTHLY_PLANS } from '../../../shared/contract/plans.js';
-import { creditTransactions, userWorkflows, workflowExecutions } from '../../db/schema.js';
-import { queryRows } from '../../db/sql-helpers.js';
-import { signUpUser, type TestClient } from '../../test/client.js';
-import { buildTestApp, type TestApp } from '../../test/harness.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+import { ONE_TIME_PACKS, MONTHLY_PLANS } from '#shared/contract/plans.js';
+import { creditTransactions, userWorkflows, workflowExecutions } from '#server/db/schema.js';
+import { queryRows } from '#server/db/sql-helpers.js';
+import { signUpUser, type TestClient } from '#server/test/client.js';
+import { buildTestApp, type TestApp } from '#server/test/harness.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { applyLedgerEntry } from './ledger.js';
 
 // Random sequences of everything that moves credits, several at once per step; after every step each

@@ -1,7 +1,7 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client.js';
-import type { TRANSACTION_TYPES } from '../../db/schema.js';
-import { creditTransactions, userProfiles } from '../../db/schema.js';
+import type { Tx } from '#server/db/client.js';
+import type { TRANSACTION_TYPES } from '#server/db/schema.js';
+import { creditTransactions, userProfiles } from '#server/db/schema.js';
 
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 

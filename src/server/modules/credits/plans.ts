@@ -1,7 +1,7 @@
-import type { TPlansResponse } from '../../../shared/contract/credits.js';
-import { PLANS, planBonusCredits } from '../../../shared/contract/plans.js';
-import { paymentProvider } from '../../providers/payments/index.js';
-import type { AppDeps } from '../../types.js';
+import type { TPlansResponse } from '#shared/contract/credits.js';
+import { PLANS, planBonusCredits } from '#shared/contract/plans.js';
+import { paymentProvider } from '#server/providers/payments/index.js';
+import type { AppDeps } from '#server/types.js';
 
 /** The catalogue as sold, with how payment is taken (the web app says "demo mode" for demo). */
 export function listPlans(deps: AppDeps): TPlansResponse {

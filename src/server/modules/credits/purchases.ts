@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { TPurchaseRequest, TPurchaseResponse } from '../../../shared/contract/credits.js';
-import { ZPurchaseResponse } from '../../../shared/contract/credits.js';
-import { findPlan, type TPlan } from '../../../shared/contract/plans.js';
-import type { DbOrTx, Tx } from '../../db/client.js';
-import { idempotencyKeys, userProfiles } from '../../db/schema.js';
-import { AppError } from '../../lib/errors.js';
-import { paymentProvider } from '../../providers/payments/index.js';
-import type { AppDeps } from '../../types.js';
+import type { TPurchaseRequest, TPurchaseResponse } from '#shared/contract/credits.js';
+import { ZPurchaseResponse } from '#shared/contract/credits.js';
+import { findPlan, type TPlan } from '#shared/contract/plans.js';
+import type { DbOrTx, Tx } from '#server/db/client.js';
+import { idempotencyKeys, userProfiles } from '#server/db/schema.js';
+import { AppError } from '#server/lib/errors.js';
+import { paymentProvider } from '#server/providers/payments/index.js';
+import type { AppDeps } from '#server/types.js';
 import { grantPlanCredits } from './grants.js';
 import { findActiveSubscription, openSubscription, periodReference } from './subscriptions.js';
 

@@ -1,4 +1,4 @@
-import type { Job } from '../../jobs/scheduler.js';
+import type { Job } from '#server/jobs/scheduler.js';
 import { renewDueSubscriptions } from './subscriptions.js';
 
 /** Grants demo monthly plans their month when the renewal date comes (Stripe renews through its webhook). */

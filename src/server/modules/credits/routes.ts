@@ -7,10 +7,10 @@ import {
   ZSubscriptionResponse,
   ZTransactionListQuery,
   ZUserTransactionList,
-} from '../../../shared/contract/credits.js';
-import { ZErrorBody } from '../../../shared/contract/errors.js';
-import { requireUser } from '../../plugins/session.js';
-import type { App, AppDeps } from '../../types.js';
+} from '#shared/contract/credits.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
+import { requireUser } from '#server/plugins/session.js';
+import type { App, AppDeps } from '#server/types.js';
 import { listPlans } from './plans.js';
 import { purchase } from './purchases.js';
 import { cancelActiveSubscription, findActiveSubscription, toSubscriptionView } from './subscriptions.js';

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { creditTransactions, subscriptions, userProfiles } from '../../db/schema.js';
-import { signUpUser } from '../../test/client.js';
-import { buildTestApp, type TestApp } from '../../test/harness.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
-import type { AppDeps } from '../../types.js';
+import { creditTransactions, subscriptions, userProfiles } from '#server/db/schema.js';
+import { signUpUser } from '#server/test/client.js';
+import { buildTestApp, type TestApp } from '#server/test/harness.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
+import type { AppDeps } from '#server/types.js';
 import { nextBillingDate, renewDueSubscriptions } from './subscriptions.js';
 
 let t: TestApp;

@@ -1,11 +1,11 @@
 import { and, asc, eq, lte } from 'drizzle-orm';
-import type { TSubscription } from '../../../shared/contract/credits.js';
-import { findPlan, planBonusCredits, type TPlan } from '../../../shared/contract/plans.js';
-import type { DbOrTx, Tx } from '../../db/client.js';
-import { subscriptions } from '../../db/schema.js';
-import { AppError } from '../../lib/errors.js';
-import { paymentProvider } from '../../providers/payments/index.js';
-import type { AppDeps } from '../../types.js';
+import type { TSubscription } from '#shared/contract/credits.js';
+import { findPlan, planBonusCredits, type TPlan } from '#shared/contract/plans.js';
+import type { DbOrTx, Tx } from '#server/db/client.js';
+import { subscriptions } from '#server/db/schema.js';
+import { AppError } from '#server/lib/errors.js';
+import { paymentProvider } from '#server/providers/payments/index.js';
+import type { AppDeps } from '#server/types.js';
 import { grantPlanCredits } from './grants.js';
 
 type SubscriptionRow = typeof subscriptions.$inferSelect;

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
-import type { TTransactionListQuery, TUserTransaction } from '../../../shared/contract/credits.js';
-import type { Db } from '../../db/client.js';
-import { creditTransactions, userWorkflows } from '../../db/schema.js';
-import { newestFirst } from '../../db/sql-helpers.js';
+import type { TTransactionListQuery, TUserTransaction } from '#shared/contract/credits.js';
+import type { Db } from '#server/db/client.js';
+import { creditTransactions, userWorkflows } from '#server/db/schema.js';
+import { newestFirst } from '#server/db/sql-helpers.js';
 
 /** Types whose rows always belong to a run: a null workflow there means the workflow was deleted. */
 const RUN_TYPES = new Set(['usage', 'refund']);

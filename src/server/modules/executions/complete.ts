@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import type { TCompleteRunRequest, TExecution } from '../../../shared/contract/executions.js';
-import { userWorkflows, workflowExecutions } from '../../db/schema.js';
-import { conflict, notFound } from '../../lib/errors.js';
-import type { AppDeps } from '../../types.js';
+import type { TCompleteRunRequest, TExecution } from '#shared/contract/executions.js';
+import { userWorkflows, workflowExecutions } from '#server/db/schema.js';
+import { conflict, notFound } from '#server/lib/errors.js';
+import type { AppDeps } from '#server/types.js';
 import { readTranscript, transcriptResponses } from '../chat/service.js';
 import { getSetting } from '../settings/service.js';
 import { deliverRun } from './dispatch.js';

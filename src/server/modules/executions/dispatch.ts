@@ -1,20 +1,20 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
-import type { TLanguage } from '../../../shared/contract/common.js';
-import { ZSyncWorkflowResult, type TSyncWorkflowResult } from '../../../shared/contract/results.js';
-import type { DbOrTx } from '../../db/client.js';
-import { userWorkflows, workflowExecutions } from '../../db/schema.js';
-import { AppError } from '../../lib/errors.js';
-import { newToken, sha256Hex } from '../../lib/tokens.js';
+import type { TLanguage } from '#shared/contract/common.js';
+import { ZSyncWorkflowResult, type TSyncWorkflowResult } from '#shared/contract/results.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { userWorkflows, workflowExecutions } from '#server/db/schema.js';
+import { AppError } from '#server/lib/errors.js';
+import { newToken, sha256Hex } from '#server/lib/tokens.js';
 import {
   postWebhook,
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
   type DeliveryOutcome,
-} from '../../providers/webhooks/send.js';
-import { selfWebhookPrefixes } from '../../providers/webhooks/address-guard.js';
-import { webhookHeaders } from '../../providers/webhooks/signature.js';
-import type { AppDeps } from '../../types.js';
+} from '#server/providers/webhooks/send.js';
+import { selfWebhookPrefixes } from '#server/providers/webhooks/address-guard.js';
+import { webhookHeaders } from '#server/providers/webhooks/signature.js';
+import type { AppDeps } from '#server/types.js';
 import { applyResult, jsonNestingDepth } from '../results/service.js';
-import { headerTokenFor } from '../workflows/secrets.js';
+import { headerTokenFor } from '../workflows/service.js';
 import { settleRun } from './settle.js';
 
 /**

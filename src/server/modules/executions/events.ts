@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/client.js';
+import type { Db } from '#server/db/client.js';
 import { getOwnRun, isOpen } from './queries.js';
 import { waitForRunChange } from './run-events.js';
 

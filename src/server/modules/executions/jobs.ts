@@ -1,4 +1,4 @@
-import type { Job } from '../../jobs/scheduler.js';
+import type { Job } from '#server/jobs/scheduler.js';
 import { deliverDueRuns } from './dispatch.js';
 import { expireOverdueRuns } from './sweeper.js';
 import { tallyRuns } from './tally.js';

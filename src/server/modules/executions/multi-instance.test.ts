@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { buildApp } from '../../app.js';
-import { userWorkflows, workflowRunTally } from '../../db/schema.js';
-import { TestClient } from '../../test/client.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
-import type { App } from '../../types.js';
+import { buildApp } from '#server/app.js';
+import { userWorkflows, workflowRunTally } from '#server/db/schema.js';
+import { TestClient } from '#server/test/client.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
+import type { App } from '#server/types.js';
 import { setWorkflowActive } from '../workflows/manage.js';
 import { expireOverdueRuns } from './sweeper.js';
 import { tallyRuns } from './tally.js';

@@ -1,9 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { TExecution } from '../../../shared/contract/executions.js';
-import type { DbOrTx } from '../../db/client.js';
-import { userWorkflows, workflowExecutions } from '../../db/schema.js';
-import { newestFirst } from '../../db/sql-helpers.js';
-import { notFound } from '../../lib/errors.js';
+import type { TExecution } from '#shared/contract/executions.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { userWorkflows, workflowExecutions } from '#server/db/schema.js';
+import { newestFirst } from '#server/db/sql-helpers.js';
+import { notFound } from '#server/lib/errors.js';
 
 export const OPEN_STATUSES = ['pending', 'running'] as const;
 export const isOpen = (status: string) => status === 'pending' || status === 'running';

@@ -1,14 +1,14 @@
-import { ZIdParams } from '../../../shared/contract/common.js';
-import { ZErrorBody } from '../../../shared/contract/errors.js';
+import { ZIdParams } from '#shared/contract/common.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
 import {
   ZCompleteRunRequest,
   ZExecution,
   ZExecutionList,
   ZStartRunRequest,
   ZStartRunResponse,
-} from '../../../shared/contract/executions.js';
-import { requireUser } from '../../plugins/session.js';
-import type { App, AppDeps } from '../../types.js';
+} from '#shared/contract/executions.js';
+import { requireUser } from '#server/plugins/session.js';
+import type { App, AppDeps } from '#server/types.js';
 import { completeRun } from './complete.js';
 import { streamRunEvents } from './events.js';
 import { getOwnRun, listOwnRuns } from './queries.js';

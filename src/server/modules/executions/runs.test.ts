@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { eq } from 'drizzle-orm';
-import { userProfiles } from '../../db/schema.js';
-import { AppError } from '../../lib/errors.js';
+import { userProfiles } from '#server/db/schema.js';
+import { AppError } from '#server/lib/errors.js';
 import { completeRun } from './complete.js';
 import { deliverDueRuns } from './dispatch.js';
 import { startRun as startRunService } from './start.js';
@@ -213,7 +213,7 @@ describe('completing a run: the webhook call', () => {
 
   it('signs with both secrets while a rotated-out secret is still valid', async () => {
     const wf = await addWorkflow(w);
-    const { userWorkflows } = await import('../../db/schema.js');
+    const { userWorkflows } = await import('#server/db/schema.js');
     const { eq } = await import('drizzle-orm');
     const { newWebhookSecret } = await import('../workflows/secrets.js');
     const oldSecret = wf.secretToken;
@@ -407,7 +407,7 @@ describe('expiry', () => {
   });
 
   it('follows the configured timeout', async () => {
-    const { adminConfig } = await import('../../db/schema.js');
+    const { adminConfig } = await import('#server/db/schema.js');
     const { eq } = await import('drizzle-orm');
     await w.t.database.db
       .update(adminConfig)

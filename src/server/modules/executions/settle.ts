@@ -1,8 +1,8 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { workflowExecutions } from '../../db/schema.js';
-import { ts } from '../../db/sql-helpers.js';
-import { applyLedgerEntry } from '../credits/ledger.js';
+import type { Db } from '#server/db/client.js';
+import { workflowExecutions } from '#server/db/schema.js';
+import { ts } from '#server/db/sql-helpers.js';
+import { applyLedgerEntry } from '../credits/service.js';
 import { openStatusFilter } from './queries.js';
 import { notifyRunChanged } from './run-events.js';
 

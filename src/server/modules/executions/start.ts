@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { TSessionUser } from '../../../shared/contract/auth.js';
-import type { TLanguage } from '../../../shared/contract/common.js';
+import type { TSessionUser } from '#shared/contract/auth.js';
+import type { TLanguage } from '#shared/contract/common.js';
 import {
   creditTransactions,
   userProfiles,
   userWorkflows,
   workflowExecutions,
   workflowRunTally,
-} from '../../db/schema.js';
-import { columnList, columnName, queryRows, ts } from '../../db/sql-helpers.js';
-import { AppError, notFound } from '../../lib/errors.js';
-import type { AppDeps } from '../../types.js';
+} from '#server/db/schema.js';
+import { columnList, columnName, queryRows, ts } from '#server/db/sql-helpers.js';
+import { AppError, notFound } from '#server/lib/errors.js';
+import type { AppDeps } from '#server/types.js';
 import { getSetting } from '../settings/service.js';
 
 export interface StartRunInput {

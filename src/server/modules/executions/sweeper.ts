@@ -1,6 +1,6 @@
 import { and, asc, lte } from 'drizzle-orm';
-import { workflowExecutions } from '../../db/schema.js';
-import type { AppDeps } from '../../types.js';
+import { workflowExecutions } from '#server/db/schema.js';
+import type { AppDeps } from '#server/types.js';
 import { openStatusFilter } from './queries.js';
 import { settleRun } from './settle.js';
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
-import { workflowRunTally } from '../../db/schema.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { workflowRunTally } from '#server/db/schema.js';
 
 // startRun notes each run it starts in workflow_run_tally, in the statement that charges it.
 

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TAdminEmail, TAdminEmailDetail } from '../../../shared/contract/emails.js';
-import { emailOutbox } from '../../db/schema.js';
-import { signInAdmin, TestClient, uniqueEmail } from '../../test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
-import { buildMailTestApp, linkIn, tokenOf, type MailTestApp, type TestSmtp } from '../../test/smtp.js';
-import type { AppDeps } from '../../types.js';
+import type { TAdminEmail, TAdminEmailDetail } from '#shared/contract/emails.js';
+import { emailOutbox } from '#server/db/schema.js';
+import { signInAdmin, TestClient, uniqueEmail } from '#server/test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
+import { buildMailTestApp, linkIn, tokenOf, type MailTestApp, type TestSmtp } from '#server/test/smtp.js';
+import type { AppDeps } from '#server/types.js';
 import { MAIL_MAX_ATTEMPTS, sendDueMails } from './sender.js';
 
 let mail: MailTestApp;

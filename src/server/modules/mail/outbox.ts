@@ -1,8 +1,8 @@
-import type { TLanguage } from '../../../shared/contract/common.js';
-import type { TEmailKind } from '../../../shared/contract/emails.js';
-import type { Config } from '../../config.js';
-import type { DbOrTx } from '../../db/client.js';
-import { emailOutbox } from '../../db/schema.js';
+import type { TLanguage } from '#shared/contract/common.js';
+import type { TEmailKind } from '#shared/contract/emails.js';
+import type { Config } from '#server/config.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { emailOutbox } from '#server/db/schema.js';
 import { renderMail, type MailParams } from './templates.js';
 
 export interface OutgoingMail<K extends TEmailKind> {

@@ -1,10 +1,10 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { ts } from '../../db/sql-helpers.js';
-import { emailOutbox } from '../../db/schema.js';
-import type { Job } from '../../jobs/scheduler.js';
-import { MailSendError, smtpTransport, type MailTransport } from '../../providers/mail/smtp.js';
-import type { AppDeps } from '../../types.js';
+import type { Db } from '#server/db/client.js';
+import { ts } from '#server/db/sql-helpers.js';
+import { emailOutbox } from '#server/db/schema.js';
+import type { Job } from '#server/jobs/scheduler.js';
+import { MailSendError, smtpTransport, type MailTransport } from '#server/providers/mail/smtp.js';
+import type { AppDeps } from '#server/types.js';
 
 /** Tries before a mail is marked failed: 30 s, 1, 2, 4, 8, 16, 32 min and 1 h apart (about two hours). */
 export const MAIL_MAX_ATTEMPTS = 8;

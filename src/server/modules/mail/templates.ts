@@ -1,5 +1,5 @@
-import type { TLanguage } from '../../../shared/contract/common.js';
-import type { TEmailKind } from '../../../shared/contract/emails.js';
+import type { TLanguage } from '#shared/contract/common.js';
+import type { TEmailKind } from '#shared/contract/emails.js';
 
 /** What each kind of mail needs to be written. */
 export interface MailParams {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ZStripeWebhookResponse } from '../../../shared/contract/credits.js';
-import { ZErrorBody } from '../../../shared/contract/errors.js';
-import { AppError } from '../../lib/errors.js';
-import { isStripeProvider, paymentProvider } from '../../providers/payments/index.js';
-import type { App, AppDeps } from '../../types.js';
+import { ZStripeWebhookResponse } from '#shared/contract/credits.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
+import { AppError } from '#server/lib/errors.js';
+import { isStripeProvider, paymentProvider } from '#server/providers/payments/index.js';
+import type { App, AppDeps } from '#server/types.js';
 import { applyStripeEvent } from './stripe-events.js';
 
 const WEBHOOK_BODY_LIMIT = 512 * 1024;

@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import { PLANS, type TPlan } from '../../../shared/contract/plans.js';
-import type { Tx } from '../../db/client.js';
-import { paymentEvents, subscriptions, userProfiles } from '../../db/schema.js';
-import type { AppDeps } from '../../types.js';
-import { grantPlanCredits } from '../credits/grants.js';
-import { nextBillingDate, openSubscription, subscriptionPlan } from '../credits/subscriptions.js';
+import { PLANS, type TPlan } from '#shared/contract/plans.js';
+import type { Tx } from '#server/db/client.js';
+import { paymentEvents, subscriptions, userProfiles } from '#server/db/schema.js';
+import type { AppDeps } from '#server/types.js';
+import { grantPlanCredits, nextBillingDate, openSubscription, subscriptionPlan } from '../credits/service.js';
 
 type Metadata = Stripe.Metadata | null | undefined;
 

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { creditTransactions, subscriptions, userProfiles } from '../../db/schema.js';
-import { signUpUser, TestClient } from '../../test/client.js';
-import { buildTestApp, type TestApp } from '../../test/harness.js';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+import { creditTransactions, subscriptions, userProfiles } from '#server/db/schema.js';
+import { signUpUser, TestClient } from '#server/test/client.js';
+import { buildTestApp, type TestApp } from '#server/test/harness.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { renewDueSubscriptions } from '../credits/subscriptions.js';
 
 const WEBHOOK_SECRET = 'whsec_test_flujo_payments';

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { workflowExecutions } from '../../db/schema.js';
-import { notFound } from '../../lib/errors.js';
-import { isStorageKey, resultStorageFor } from '../../providers/storage/index.js';
-import { requireUser } from '../../plugins/session.js';
-import type { AppDeps } from '../../types.js';
+import { workflowExecutions } from '#server/db/schema.js';
+import { notFound } from '#server/lib/errors.js';
+import { isStorageKey, resultStorageFor } from '#server/providers/storage/index.js';
+import { requireUser } from '#server/plugins/session.js';
+import type { AppDeps } from '#server/types.js';
 import { contentTypeOf } from './file-check.js';
 
 export interface ResultFile {

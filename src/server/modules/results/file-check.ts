@@ -1,5 +1,5 @@
-import { RESULT_FILE_EXTENSIONS } from '../../../shared/contract/results.js';
-import { badRequest } from '../../lib/errors.js';
+import { RESULT_FILE_EXTENSIONS } from '#shared/contract/results.js';
+import { badRequest } from '#server/lib/errors.js';
 import { listZipEntries } from './zip-inspect.js';
 
 export type ResultExtension = (typeof RESULT_FILE_EXTENSIONS)[number];

@@ -1,4 +1,4 @@
-import { AppError, badRequest } from '../../lib/errors.js';
+import { AppError, badRequest } from '#server/lib/errors.js';
 
 /**
  * Limits of a result's `output_data`, the JSON a workflow service reports beside (or instead of) a file. It is

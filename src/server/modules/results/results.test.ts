@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerMismatches } from '../../test/ledger-check.js';
+import { ledgerMismatches } from '#server/test/ledger-check.js';
 import {
   addWorkflow,
   ANSWERS,

@@ -1,14 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ZErrorBody } from '../../../shared/contract/errors.js';
-import {
-  ZWorkflowResult,
-  ZWorkflowResultAck,
-  type TWorkflowResult,
-} from '../../../shared/contract/results.js';
-import { AppError, badRequest } from '../../lib/errors.js';
-import type { App, AppDeps } from '../../types.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
+import { ZWorkflowResult, ZWorkflowResultAck, type TWorkflowResult } from '#shared/contract/results.js';
+import { AppError, badRequest } from '#server/lib/errors.js';
+import type { App, AppDeps } from '#server/types.js';
 import { resultDownload } from './download.js';
 import { assertJsonTextDepth } from './output-limits.js';
 import { acceptResultCallback, maxResultFileBytes, type UploadedFile } from './service.js';

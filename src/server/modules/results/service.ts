@@ -1,17 +1,17 @@
 import { and, eq } from 'drizzle-orm';
-import type {
-  TSyncWorkflowResult,
-  TWorkflowResult,
-  TWorkflowResultAck,
-} from '../../../shared/contract/results.js';
-import { workflowExecutions } from '../../db/schema.js';
-import { AppError, badRequest, conflict } from '../../lib/errors.js';
-import { tokenMatchesHash } from '../../lib/tokens.js';
-import { resultStorageFor } from '../../providers/storage/index.js';
-import type { AppDeps } from '../../types.js';
-import { isOpen, openStatusFilter } from '../executions/queries.js';
-import { notifyRunChanged } from '../executions/run-events.js';
-import { settleRun, type ResultFields } from '../executions/settle.js';
+import type { TSyncWorkflowResult, TWorkflowResult, TWorkflowResultAck } from '#shared/contract/results.js';
+import { workflowExecutions } from '#server/db/schema.js';
+import { AppError, badRequest, conflict } from '#server/lib/errors.js';
+import { tokenMatchesHash } from '#server/lib/tokens.js';
+import { resultStorageFor } from '#server/providers/storage/index.js';
+import type { AppDeps } from '#server/types.js';
+import {
+  isOpen,
+  notifyRunChanged,
+  openStatusFilter,
+  settleRun,
+  type ResultFields,
+} from '../executions/service.js';
 import { getSetting } from '../settings/service.js';
 import { checkResultFile, displayFilename } from './file-check.js';
 import { checkOutputData } from './output-limits.js';

@@ -1,13 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import {
-  CONFIG_ENTRIES,
-  CONFIG_KEYS,
-  type ConfigKey,
-  type ConfigValues,
-} from '../../../shared/contract/config.js';
-import type { DbOrTx } from '../../db/client.js';
-import { adminConfig } from '../../db/schema.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { CONFIG_ENTRIES, CONFIG_KEYS, type ConfigKey, type ConfigValues } from '#shared/contract/config.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { adminConfig } from '#server/db/schema.js';
+import { badRequest, notFound } from '#server/lib/errors.js';
 
 /**
  * Inserts any config entry that is missing; existing values are left as the admin set them. `initial` gives

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userWorkflows } from '../../db/schema.js';
-import { signInAdmin, signUpUser, TestClient } from '../../test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../../test/harness.js';
+import { userWorkflows } from '#server/db/schema.js';
+import { signInAdmin, signUpUser, TestClient } from '#server/test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
 import { addCatalogueWorkflow } from './testing/fixtures.js';
 
 let t: TestApp;

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { TPublicWorkflow, TPublicWorkflowDetail } from '../../../shared/contract/workflows.js';
-import type { Database, Db } from '../../db/client.js';
-import { userWorkflows } from '../../db/schema.js';
-import { queryRows } from '../../db/sql-helpers.js';
-import { notFound } from '../../lib/errors.js';
+import type { TPublicWorkflow, TPublicWorkflowDetail } from '#shared/contract/workflows.js';
+import type { Database, Db } from '#server/db/client.js';
+import { userWorkflows } from '#server/db/schema.js';
+import { queryRows } from '#server/db/sql-helpers.js';
+import { notFound } from '#server/lib/errors.js';
 
 /** Who is looking: visitors and users see public workflows; admins also the private ones (active only). */
 export type Audience = 'public' | 'admin';

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import type { TWorkflowInputParsed } from '../../../shared/contract/workflows.js';
-import type { DbOrTx } from '../../db/client.js';
-import { userWorkflows, workflowExecutions } from '../../db/schema.js';
+import type { TWorkflowInputParsed } from '#shared/contract/workflows.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { userWorkflows, workflowExecutions } from '#server/db/schema.js';
 import { newWebhookSecret } from './secrets.js';
 
 export type WorkflowRow = typeof userWorkflows.$inferSelect;

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ZIdParams } from '../../../shared/contract/common.js';
-import { ZErrorBody } from '../../../shared/contract/errors.js';
-import { ZPublicWorkflowDetail, ZPublicWorkflowList } from '../../../shared/contract/workflows.js';
-import type { App, AppDeps } from '../../types.js';
+import { ZIdParams } from '#shared/contract/common.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
+import { ZPublicWorkflowDetail, ZPublicWorkflowList } from '#shared/contract/workflows.js';
+import type { App, AppDeps } from '#server/types.js';
 import {
   catalogueAnswer,
   catalogueSnapshot,

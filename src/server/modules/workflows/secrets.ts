@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { secretKey } from '../../providers/webhooks/signature.js';
+import { secretKey } from '#server/providers/webhooks/signature.js';
 
 /** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
 export function newWebhookSecret(): string {

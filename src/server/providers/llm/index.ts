@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import type { Config } from '#server/config.js';
 import { createOpenAiCompatibleProvider } from './openai-compatible.js';
 import type { LlmProvider } from './types.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitCompletionMarker } from '../../../shared/contract/chat.js';
+import { splitCompletionMarker } from '#shared/contract/chat.js';
 import { createScriptedAssistant, questionsFromPrompt, scriptedQuestions } from './scripted-assistant.js';
 import type { LlmMessage } from './types.js';
 

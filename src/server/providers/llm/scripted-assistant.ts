@@ -1,4 +1,4 @@
-import type { TLanguage } from '../../../shared/contract/common.js';
+import type { TLanguage } from '#shared/contract/common.js';
 import type { LlmCompletionRequest, LlmProvider } from './types.js';
 
 /**

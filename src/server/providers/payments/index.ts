@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import type { Config } from '#server/config.js';
 import { demoPaymentProvider } from './demo.js';
 import { createStripeProvider, type StripePaymentProvider } from './stripe.js';
 import type { PaymentProvider } from './types.js';

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
-import type { TPlan } from '../../../shared/contract/plans.js';
-import { AppError } from '../../lib/errors.js';
+import type { TPlan } from '#shared/contract/plans.js';
+import { AppError } from '#server/lib/errors.js';
 import type { CheckoutInput, PaymentProvider } from './types.js';
 
 export interface StripeSettings {

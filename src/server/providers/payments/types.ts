@@ -1,4 +1,4 @@
-import type { TPlan } from '../../../shared/contract/plans.js';
+import type { TPlan } from '#shared/contract/plans.js';
 
 export interface CheckoutInput {
   userId: string;

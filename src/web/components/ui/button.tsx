@@ -1,6 +1,6 @@
 import { Slot } from 'radix-ui';
 import type { ButtonHTMLAttributes } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 
 const VARIANTS = {
   primary: 'bg-brand-600 text-white hover:bg-brand-700 shadow-sm',

@@ -1,6 +1,6 @@
 import type { HTMLAttributes, ReactNode } from 'react';
 import type { LucideIcon } from 'lucide-react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 
 const TONES = {
   success: 'border-green-200 bg-green-50 text-green-900',

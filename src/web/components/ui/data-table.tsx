@@ -1,7 +1,7 @@
 import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cn } from '../../lib/utils';
-import { useMediaQuery } from '../../lib/use-media-query';
+import { cn } from '#web/lib/utils';
+import { useMediaQuery } from '#web/lib/use-media-query';
 import { Spinner } from './spinner';
 
 export interface Column<T> {

@@ -1,5 +1,5 @@
 import { File, FileImage, FileSpreadsheet, FileText, FileVideo } from 'lucide-react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 import type { FileKind } from './file-meta';
 
 const LOOKS: Record<FileKind, { Icon: typeof File; className: string }> = {

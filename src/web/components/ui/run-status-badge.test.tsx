@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import i18n from '../../i18n';
+import i18n from '#web/i18n';
 import { RUN_STATUS_TONE, RunStatusBadge } from './run-status-badge';
 
 describe('the run-status badge', () => {

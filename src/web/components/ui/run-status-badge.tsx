@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { EXECUTION_STATUSES, type TExecutionStatus } from '../../../shared/contract/executions';
+import { EXECUTION_STATUSES, type TExecutionStatus } from '#shared/contract/executions';
 import { Badge } from './badge';
 
 /**

@@ -1,5 +1,5 @@
 import type { SelectHTMLAttributes } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 
 /** A native select styled like the inputs (native keeps phones and screen readers happy). */
 export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { Spinner } from '../../components/ui/spinner';
-import { useMe } from '../../lib/session';
+import { Spinner } from '#web/components/ui/spinner';
+import { useMe } from '#web/lib/session';
 import { PlanCards } from './plan-cards';
 import { ProfileCard } from './profile-card';
 import { SettingsSection } from './settings/settings-section';

@@ -1,4 +1,4 @@
-export { formatUsd } from '../../../shared/contract/plans';
+export { formatUsd } from '#shared/contract/plans';
 
 /** The locale dates and numbers are shown in: Spanish (Spain) or English (US). */
 export const localeOf = (language: string) => (language.startsWith('es') ? 'es-ES' : 'en-US');

@@ -1,11 +1,11 @@
 import { Check } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ACCOUNT_PAGE_CARDS } from '../../../shared/contract/plans';
-import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { cn } from '../../lib/utils';
+import { ACCOUNT_PAGE_CARDS } from '#shared/contract/plans';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { Card } from '#web/components/ui/card';
+import { cn } from '#web/lib/utils';
 import { formatUsd } from './format';
 
 /** Three static plan cards; every button leads to the purchase screen. */

@@ -1,11 +1,11 @@
 import { Coins, History, ShieldCheck } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { TSessionUser } from '../../../shared/contract/auth';
-import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { isAdminUser } from '../../lib/session';
+import type { TSessionUser } from '#shared/contract/auth';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { Card } from '#web/components/ui/card';
+import { isAdminUser } from '#web/lib/session';
 import { useLastUsage } from './api/get-transactions';
 import { relativeTime } from './relative-time';
 

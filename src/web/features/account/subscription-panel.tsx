@@ -1,10 +1,10 @@
 import { CalendarClock } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { toast } from '../../components/ui/toast';
+import { Button } from '#web/components/ui/button';
+import { Card } from '#web/components/ui/card';
+import { ConfirmDialog } from '#web/components/ui/confirm-dialog';
+import { toast } from '#web/components/ui/toast';
 import { useCancelSubscription } from './api/cancel-subscription';
 import { useSubscription } from './api/get-subscription';
 import { formatDate, formatUsd } from './format';

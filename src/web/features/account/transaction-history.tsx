@@ -1,10 +1,10 @@
 import { Receipt } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { Spinner } from '../../components/ui/spinner';
-import { cn } from '../../lib/utils';
+import { Button } from '#web/components/ui/button';
+import { Card } from '#web/components/ui/card';
+import { Spinner } from '#web/components/ui/spinner';
+import { cn } from '#web/lib/utils';
 import { type TransactionFilter, useTransactions } from './api/get-transactions';
 import { TransactionRow } from './transaction-row';
 

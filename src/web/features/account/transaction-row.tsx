@@ -1,9 +1,9 @@
 import { ArrowDownRight, ArrowUpRight, ChevronDown } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pickLanguage } from '../../../shared/contract/common';
-import type { TUserTransaction } from '../../../shared/contract/credits';
-import { cn } from '../../lib/utils';
+import { pickLanguage } from '#shared/contract/common';
+import type { TUserTransaction } from '#shared/contract/credits';
+import { cn } from '#web/lib/utils';
 import { formatDate, formatUsd, signedAmount } from './format';
 
 /** One ledger row: a summary line that expands to type, workflow, date, signed amount and notes. */

@@ -16,7 +16,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 
 interface NavItem {
   to: string;

@@ -1,6 +1,6 @@
 import type { FormEvent, ReactNode } from 'react';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
+import { Button } from '#web/components/ui/button';
+import { Card } from '#web/components/ui/card';
 
 export function AuthFormShell({
   title,

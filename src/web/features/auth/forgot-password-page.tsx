@@ -2,9 +2,9 @@ import { MailCheck } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmailField } from '../../components/form-fields';
-import { Button } from '../../components/ui/button';
-import { errorKey } from '../../lib/error-key';
+import { EmailField } from '#web/components/form-fields';
+import { Button } from '#web/components/ui/button';
+import { errorKey } from '#web/lib/error-key';
 import { useRequestPasswordReset } from './api/request-password-reset';
 import { AuthForm, AuthFormShell } from './auth-form-shell';
 

@@ -2,12 +2,12 @@ import { Link2Off } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { PasswordField } from '../../components/form-fields';
-import { Button } from '../../components/ui/button';
-import { Callout } from '../../components/ui/callout';
-import { toast } from '../../components/ui/toast';
-import { ApiError } from '../../lib/api';
-import { errorKey } from '../../lib/error-key';
+import { PasswordField } from '#web/components/form-fields';
+import { Button } from '#web/components/ui/button';
+import { Callout } from '#web/components/ui/callout';
+import { toast } from '#web/components/ui/toast';
+import { ApiError } from '#web/lib/api';
+import { errorKey } from '#web/lib/error-key';
 import { useConfirmPasswordReset } from './api/confirm-password-reset';
 import { AuthForm, AuthFormShell } from './auth-form-shell';
 

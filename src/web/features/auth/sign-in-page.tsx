@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { EmailField, PasswordField } from '../../components/form-fields';
-import { errorKey } from '../../lib/error-key';
-import { isAdminUser } from '../../lib/session';
+import { EmailField, PasswordField } from '#web/components/form-fields';
+import { errorKey } from '#web/lib/error-key';
+import { isAdminUser } from '#web/lib/session';
 import { useSignIn } from './api/sign-in';
 import { AuthForm, AuthFormShell } from './auth-form-shell';
 

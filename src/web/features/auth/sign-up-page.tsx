@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { EmailField, FullNameField, PasswordField } from '../../components/form-fields';
-import { currentLanguage } from '../../i18n';
-import { errorKey } from '../../lib/error-key';
+import { EmailField, FullNameField, PasswordField } from '#web/components/form-fields';
+import { currentLanguage } from '#web/i18n';
+import { errorKey } from '#web/lib/error-key';
 import { useSignUp } from './api/sign-up';
 import { AuthForm, AuthFormShell } from './auth-form-shell';
 

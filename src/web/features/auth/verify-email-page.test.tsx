@@ -4,7 +4,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import i18n from '../../i18n';
+import i18n from '#web/i18n';
 import VerifyEmailPage from './verify-email-page';
 
 const json = (status: number, body: unknown) =>

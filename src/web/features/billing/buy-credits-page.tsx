@@ -4,19 +4,19 @@ import { Tabs } from 'radix-ui';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import type { TPlanView } from '../../../shared/contract/credits';
-import { formatUsd, type TPlanType } from '../../../shared/contract/plans';
-import { Button } from '../../components/ui/button';
-import { Spinner } from '../../components/ui/spinner';
-import { toast } from '../../components/ui/toast';
-import { ApiError } from '../../lib/api';
-import { cn } from '../../lib/utils';
+import type { TPlanView } from '#shared/contract/credits';
+import { formatUsd, type TPlanType } from '#shared/contract/plans';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { toast } from '#web/components/ui/toast';
+import { ApiError } from '#web/lib/api';
+import { cn } from '#web/lib/utils';
 import { usePlans } from './api/get-plans';
 import { newIdempotencyKey, usePurchaseCredits } from './api/purchase-credits';
 import { InfoPanels } from './info-panels';
 import { PlanOption } from './plan-option';
 import { type CompletedPurchase, PurchaseSuccessDialog } from './purchase-success-dialog';
-import { queryKeys } from '../../lib/query-keys';
+import { queryKeys } from '#web/lib/query-keys';
 
 const TABS: TPlanType[] = ['unique', 'monthly'];
 

@@ -1,6 +1,6 @@
 import { CalendarCheck, Coins } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Card } from '../../components/ui/card';
+import { Card } from '#web/components/ui/card';
 
 const PANELS = [
   { key: 'credits', Icon: Coins, points: ['perRun', 'refund', 'noExpiry'] },

@@ -1,10 +1,10 @@
 import { Check, CircleCheck } from 'lucide-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TPlanView } from '../../../shared/contract/credits';
-import { formatUsd } from '../../../shared/contract/plans';
-import { Badge } from '../../components/ui/badge';
-import { cn } from '../../lib/utils';
+import type { TPlanView } from '#shared/contract/credits';
+import { formatUsd } from '#shared/contract/plans';
+import { Badge } from '#web/components/ui/badge';
+import { cn } from '#web/lib/utils';
 
 /**
  * A selectable plan card: a native radio (so arrow keys move between cards) whose accessible name is the plan

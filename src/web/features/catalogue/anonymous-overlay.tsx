@@ -1,7 +1,7 @@
 import { Lock } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Button } from '../../components/ui/button';
+import { Button } from '#web/components/ui/button';
 
 /** Sits over the blurred grid and invites a visitor to sign up or sign in. */
 export function AnonymousOverlay() {

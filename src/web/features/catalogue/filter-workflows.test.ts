@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TPublicWorkflow } from '../../../shared/contract/workflows';
+import type { TPublicWorkflow } from '#shared/contract/workflows';
 import { ALL_CATEGORIES, categoriesOf, filterWorkflows } from './filter-workflows';
 
 const wf = (id: string, name: [string, string], category: [string, string], description?: [string, string]) =>

@@ -1,5 +1,5 @@
-import { pickLanguage } from '../../../shared/contract/common';
-import type { TPublicWorkflow } from '../../../shared/contract/workflows';
+import { pickLanguage } from '#shared/contract/common';
+import type { TPublicWorkflow } from '#shared/contract/workflows';
 
 export const ALL_CATEGORIES = 'all';
 

@@ -1,12 +1,12 @@
 import { Coins, MessageSquare, Play, ClipboardList } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pickLanguage } from '../../../shared/contract/common';
-import type { TPublicWorkflow } from '../../../shared/contract/workflows';
-import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { cn } from '../../lib/utils';
+import { pickLanguage } from '#shared/contract/common';
+import type { TPublicWorkflow } from '#shared/contract/workflows';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { Card } from '#web/components/ui/card';
+import { cn } from '#web/lib/utils';
 
 /** Descriptions longer than this get the view-more toggle. */
 const CLAMP_OVER = 100;

@@ -1,11 +1,11 @@
 import { Bot, Loader2, Send, User } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../components/ui/button';
-import { Textarea } from '../../components/ui/input';
-import { toast } from '../../components/ui/toast';
-import { currentLanguage } from '../../i18n';
-import { cn } from '../../lib/utils';
+import { Button } from '#web/components/ui/button';
+import { Textarea } from '#web/components/ui/input';
+import { toast } from '#web/components/ui/toast';
+import { currentLanguage } from '#web/i18n';
+import { cn } from '#web/lib/utils';
 import { useSendChatMessage } from './api/send-chat-message';
 import { type ChatTurn, messageLimitOf, readAssistantReply } from './lib/chat-transcript';
 

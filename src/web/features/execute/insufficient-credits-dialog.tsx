@@ -1,8 +1,8 @@
 import { Coins } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { Button } from '../../components/ui/button';
-import { Dialog } from '../../components/ui/dialog';
+import { Button } from '#web/components/ui/button';
+import { Dialog } from '#web/components/ui/dialog';
 
 /** Shown when the start call answers 402: how many credits the run needs, and the way to get them. */
 export function InsufficientCreditsDialog({

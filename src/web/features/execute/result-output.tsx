@@ -1,9 +1,9 @@
 import { Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import type { TExecution } from '../../../shared/contract/executions';
-import { Button } from '../../components/ui/button';
-import { FileKindIcon } from '../../components/ui/file-kind-icon';
-import { fileKindOf, formatFileSize, isVideoUrl, resultDownloadUrl } from '../../components/ui/file-meta';
+import type { TExecution } from '#shared/contract/executions';
+import { Button } from '#web/components/ui/button';
+import { FileKindIcon } from '#web/components/ui/file-kind-icon';
+import { fileKindOf, formatFileSize, isVideoUrl, resultDownloadUrl } from '#web/components/ui/file-meta';
 
 /** The message a workflow may attach to its result (`output_data.message`). */
 export function resultMessage(outputData: unknown): string | null {

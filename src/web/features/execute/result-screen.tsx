@@ -1,9 +1,9 @@
 import { ArrowLeft, CheckCircle2, RotateCcw, XCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { TExecution } from '../../../shared/contract/executions';
-import { Button } from '../../components/ui/button';
-import { cn } from '../../lib/utils';
+import type { TExecution } from '#shared/contract/executions';
+import { Button } from '#web/components/ui/button';
+import { cn } from '#web/lib/utils';
 import { ResultOutput } from './result-output';
 
 /** The end of a run: success or the "finished" state with its error, the output and the next steps. */

@@ -1,11 +1,11 @@
 import { ClipboardList, Send } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pickLanguage } from '../../../shared/contract/common';
-import type { TSurveyQuestion } from '../../../shared/contract/workflows';
-import { Button } from '../../components/ui/button';
-import { Input, Textarea } from '../../components/ui/input';
-import { cn } from '../../lib/utils';
+import { pickLanguage } from '#shared/contract/common';
+import type { TSurveyQuestion } from '#shared/contract/workflows';
+import { Button } from '#web/components/ui/button';
+import { Input, Textarea } from '#web/components/ui/input';
+import { cn } from '#web/lib/utils';
 import type { RunResponse } from './lib/chat-transcript';
 import {
   initialAnswers,

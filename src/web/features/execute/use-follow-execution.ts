@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { TExecution } from '../../../shared/contract/executions';
+import type { TExecution } from '#shared/contract/executions';
 import { executionQuery, hasEnded, useExecution } from './api/get-execution';
-import { queryKeys } from '../../lib/query-keys';
+import { queryKeys } from '#web/lib/query-keys';
 
 const POLL_MS = 1500;
 

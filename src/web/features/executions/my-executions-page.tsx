@@ -1,11 +1,11 @@
 import { History } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { pickLanguage } from '../../../shared/contract/common';
-import type { TExecution } from '../../../shared/contract/executions';
-import { Button } from '../../components/ui/button';
-import { DataTable, type Column } from '../../components/ui/data-table';
-import { RunStatusBadge } from '../../components/ui/run-status-badge';
+import { pickLanguage } from '#shared/contract/common';
+import type { TExecution } from '#shared/contract/executions';
+import { Button } from '#web/components/ui/button';
+import { DataTable, type Column } from '#web/components/ui/data-table';
+import { RunStatusBadge } from '#web/components/ui/run-status-badge';
 import { useExecutions } from './api/get-executions';
 import { formatRunDate } from './format-run-date';
 import { ResultCell } from './result-cell';

@@ -1,7 +1,7 @@
 import { Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import type { TExecution } from '../../../shared/contract/executions';
-import { resultDownloadUrl } from '../../components/ui/file-meta';
+import type { TExecution } from '#shared/contract/executions';
+import { resultDownloadUrl } from '#web/components/ui/file-meta';
 
 /** The result column: the output type, the file name and its download link, or a dash. */
 export function ResultCell({ run }: { run: TExecution }) {

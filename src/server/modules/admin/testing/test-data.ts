@@ -1,8 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
-import type { TWorkflowInput } from '../../../../shared/contract/workflows.js';
-import { adminAuditLogs, userProfiles } from '../../../db/schema.js';
-import type { TestApp } from '../../../test/harness.js';
-import { TEST_ADMIN } from '../../../test/harness.js';
+import type { TWorkflowInput } from '#shared/contract/workflows.js';
+import { adminAuditLogs, userProfiles } from '#server/db/schema.js';
+import type { TestApp } from '#server/test/harness.js';
+import { TEST_ADMIN } from '#server/test/harness.js';
 
 /** A valid chatbot form for the create page, owned by `userId`. */
 export function chatbotInput(userId: string, overrides: Partial<TWorkflowInput> = {}): TWorkflowInput {

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import type { TWorkflowInput } from '../../../../shared/contract/workflows.js';
-import { ZWorkflowInput } from '../../../../shared/contract/workflows.js';
-import { creditTransactions, userProfiles, workflowExecutions } from '../../../db/schema.js';
-import { signInAdmin, signUpUser, type TestClient } from '../../../test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../../../test/harness.js';
-import { applyLedgerEntry } from '../../credits/ledger.js';
-import { createWorkflow, type WorkflowRow } from '../../workflows/manage.js';
+import type { TWorkflowInput } from '#shared/contract/workflows.js';
+import { ZWorkflowInput } from '#shared/contract/workflows.js';
+import { creditTransactions, userProfiles, workflowExecutions } from '#server/db/schema.js';
+import { signInAdmin, signUpUser, type TestClient } from '#server/test/client.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
+import { applyLedgerEntry } from '#server/modules/credits/ledger.js';
+import { createWorkflow, type WorkflowRow } from '#server/modules/workflows/manage.js';
 import {
   freePort,
   startWorkflowService,

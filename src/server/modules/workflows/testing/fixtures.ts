@@ -1,5 +1,5 @@
-import { ZWorkflowInput } from '../../../../shared/contract/workflows.js';
-import type { Db } from '../../../db/client.js';
+import { ZWorkflowInput } from '#shared/contract/workflows.js';
+import type { Db } from '#server/db/client.js';
 import { createWorkflow, type WorkflowRow } from '../manage.js';
 
 /** A public, active chatbot workflow named `name` (en) owned by the admin; `extra` overrides any field. */

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CREDITS_PATHS, type TSubscription } from '../../../../shared/contract/credits';
-import { apiPost } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import { CREDITS_PATHS, type TSubscription } from '#shared/contract/credits';
+import { apiPost } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** Cancels the active monthly plan; credits already granted stay. */
 export function useCancelSubscription() {

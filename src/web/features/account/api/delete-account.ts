@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { TAccountDelete } from '../../../../shared/contract/account';
-import { apiPost } from '../../../lib/api';
+import type { TAccountDelete } from '#shared/contract/account';
+import { apiPost } from '#web/lib/api';
 
 /**
  * Deletes the account (needs the password); the server clears the cookie. The caller leaves the page

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { CREDITS_PATHS, type TSubscriptionResponse } from '../../../../shared/contract/credits';
-import { api } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import { CREDITS_PATHS, type TSubscriptionResponse } from '#shared/contract/credits';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 export const subscriptionQuery = queryOptions({
   queryKey: queryKeys.subscription(),

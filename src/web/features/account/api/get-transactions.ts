@@ -1,11 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import {
-  CREDITS_PATHS,
-  type TRANSACTION_FILTERS,
-  type TUserTransaction,
-} from '../../../../shared/contract/credits';
-import { apiPage } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import { CREDITS_PATHS, type TRANSACTION_FILTERS, type TUserTransaction } from '#shared/contract/credits';
+import { apiPage } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 export type TransactionFilter = (typeof TRANSACTION_FILTERS)[number] | 'all';
 

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { TRevokeOthersResponse } from '../../../../shared/contract/account';
-import { apiPost } from '../../../lib/api';
+import type { TRevokeOthersResponse } from '#shared/contract/account';
+import { apiPost } from '#web/lib/api';
 
 /** Signs the account out everywhere but on this browser. */
 export function useRevokeOtherSessions() {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TProfileUpdate } from '../../../../shared/contract/account';
-import type { TSessionUser } from '../../../../shared/contract/auth';
-import { apiPatch } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TProfileUpdate } from '#shared/contract/account';
+import type { TSessionUser } from '#shared/contract/auth';
+import { apiPatch } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** Changes the name and/or the language of the person's mails; answers the session user. */
 export function useUpdateProfile() {

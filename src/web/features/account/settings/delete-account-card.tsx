@@ -3,15 +3,15 @@ import { Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { PasswordField } from '../../../components/form-fields';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { FormError } from '../../../components/ui/form-field';
-import { toast } from '../../../components/ui/toast';
-import { errorPlacement } from '../../../lib/error-key';
+import { PasswordField } from '#web/components/form-fields';
+import { Button } from '#web/components/ui/button';
+import { Dialog } from '#web/components/ui/dialog';
+import { FormError } from '#web/components/ui/form-field';
+import { toast } from '#web/components/ui/toast';
+import { errorPlacement } from '#web/lib/error-key';
 import { useDeleteAccount } from '../api/delete-account';
 import { SettingsCard } from './settings-card';
-import { queryKeys } from '../../../lib/query-keys';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** The danger zone: deleting the account, confirmed with the password in a dialog. */
 export function DeleteAccountCard({ credits }: { credits: number }) {

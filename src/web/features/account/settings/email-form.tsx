@@ -1,12 +1,12 @@
 import { MailCheck } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TSessionUser } from '../../../../shared/contract/auth';
-import { EmailField, PasswordField } from '../../../components/form-fields';
-import { ResendVerificationButton } from '../../../components/resend-verification-button';
-import { Badge } from '../../../components/ui/badge';
-import { Callout } from '../../../components/ui/callout';
-import { errorPlacement } from '../../../lib/error-key';
+import type { TSessionUser } from '#shared/contract/auth';
+import { EmailField, PasswordField } from '#web/components/form-fields';
+import { ResendVerificationButton } from '#web/components/resend-verification-button';
+import { Badge } from '#web/components/ui/badge';
+import { Callout } from '#web/components/ui/callout';
+import { errorPlacement } from '#web/lib/error-key';
 import { useChangeEmail } from '../api/change-email';
 import { SettingsFormCard } from './settings-card';
 

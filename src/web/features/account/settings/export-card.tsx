@@ -1,6 +1,6 @@
 import { Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/ui/button';
+import { Button } from '#web/components/ui/button';
 import { SettingsCard } from './settings-card';
 
 /** The JSON file the server sends as an attachment: profile, runs, transactions, subscriptions. */

@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN } from '../../../../shared/contract/limits';
-import { PasswordField } from '../../../components/form-fields';
-import { toast } from '../../../components/ui/toast';
-import { errorPlacement } from '../../../lib/error-key';
+import { PASSWORD_MIN } from '#shared/contract/limits';
+import { PasswordField } from '#web/components/form-fields';
+import { toast } from '#web/components/ui/toast';
+import { errorPlacement } from '#web/lib/error-key';
 import { useChangePassword } from '../api/change-password';
 import { SettingsFormCard } from './settings-card';
 

@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TSessionUser } from '../../../../shared/contract/auth';
-import { LANGUAGES, type TLanguage } from '../../../../shared/contract/common';
-import { FullNameField } from '../../../components/form-fields';
-import { Label } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
-import { toast } from '../../../components/ui/toast';
-import { errorPlacement } from '../../../lib/error-key';
+import type { TSessionUser } from '#shared/contract/auth';
+import { LANGUAGES, type TLanguage } from '#shared/contract/common';
+import { FullNameField } from '#web/components/form-fields';
+import { Label } from '#web/components/ui/input';
+import { Select } from '#web/components/ui/select';
+import { toast } from '#web/components/ui/toast';
+import { errorPlacement } from '#web/lib/error-key';
 import { useUpdateProfile } from '../api/update-profile';
 import { SettingsFormCard } from './settings-card';
 

@@ -1,8 +1,8 @@
 import { LogOut } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/ui/button';
-import { toast } from '../../../components/ui/toast';
-import { errorKey } from '../../../lib/error-key';
+import { Button } from '#web/components/ui/button';
+import { toast } from '#web/components/ui/toast';
+import { errorKey } from '#web/lib/error-key';
 import { useRevokeOtherSessions } from '../api/revoke-other-sessions';
 import { SettingsCard } from './settings-card';
 

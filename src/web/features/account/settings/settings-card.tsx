@@ -1,9 +1,9 @@
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { FormError } from '../../../components/ui/form-field';
-import { cn } from '../../../lib/utils';
+import { Button } from '#web/components/ui/button';
+import { Card } from '#web/components/ui/card';
+import { FormError } from '#web/components/ui/form-field';
+import { cn } from '#web/lib/utils';
 
 /** One block of the settings: a titled card, optionally in the danger style. */
 export function SettingsCard({

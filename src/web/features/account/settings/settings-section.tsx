@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { TSessionUser } from '../../../../shared/contract/auth';
+import type { TSessionUser } from '#shared/contract/auth';
 import { DeleteAccountCard } from './delete-account-card';
 import { EmailForm } from './email-form';
 import { ExportCard } from './export-card';

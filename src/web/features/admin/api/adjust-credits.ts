@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TAdjustCreditsRequest, TAdjustCreditsResponse } from '../../../../shared/contract/admin';
-import { apiPost } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TAdjustCreditsRequest, TAdjustCreditsResponse } from '#shared/contract/admin';
+import { apiPost } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 export function useAdjustCredits() {
   const queryClient = useQueryClient();

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TAdminWorkflowDetail } from '../../../../shared/contract/admin';
-import type { TWorkflowInput } from '../../../../shared/contract/workflows';
-import { apiPost } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TAdminWorkflowDetail } from '#shared/contract/admin';
+import type { TWorkflowInput } from '#shared/contract/workflows';
+import { apiPost } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 export function useCreateWorkflow() {
   const queryClient = useQueryClient();

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TDeleteWorkflowResponse } from '../../../../shared/contract/admin';
-import { apiDelete } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TDeleteWorkflowResponse } from '#shared/contract/admin';
+import { apiDelete } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** Deletes a workflow and its runs (its ledger rows stay, with no workflow). */
 export function useDeleteWorkflow() {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { TAdminAuditListQuery, TAdminAuditEntry } from '../../../../shared/contract/admin';
+import type { TAdminAuditListQuery, TAdminAuditEntry } from '#shared/contract/admin';
 import { fetchPage, type ListParams } from './list-fetcher';
-import { queryKeys } from '../../../lib/query-keys';
+import { queryKeys } from '#web/lib/query-keys';
 
 export const adminAuditQuery = (params: TAdminAuditListQuery) =>
   queryOptions({

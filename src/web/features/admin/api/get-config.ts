@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TAdminConfigEntry } from '../../../../shared/contract/admin';
-import { api } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TAdminConfigEntry } from '#shared/contract/admin';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 export const adminConfigQuery = queryOptions({
   queryKey: queryKeys.admin.config(),

@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { TAdminEmailListQuery } from '../../../../shared/contract/admin';
-import type { TAdminEmail, TAdminEmailDetail } from '../../../../shared/contract/emails';
-import { api } from '../../../lib/api';
+import type { TAdminEmailListQuery } from '#shared/contract/admin';
+import type { TAdminEmail, TAdminEmailDetail } from '#shared/contract/emails';
+import { api } from '#web/lib/api';
 import { fetchPage, type ListParams } from './list-fetcher';
-import { queryKeys } from '../../../lib/query-keys';
+import { queryKeys } from '#web/lib/query-keys';
 
 const IN_FLIGHT = new Set(['pending', 'sending']);
 const POLL_MS = 5000;

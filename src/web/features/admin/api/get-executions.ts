@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { TAdminExecutionListQuery, TAdminExecution } from '../../../../shared/contract/admin';
+import type { TAdminExecutionListQuery, TAdminExecution } from '#shared/contract/admin';
 import { fetchPage, type ListParams } from './list-fetcher';
-import { queryKeys } from '../../../lib/query-keys';
+import { queryKeys } from '#web/lib/query-keys';
 
 export const adminExecutionsQuery = (params: TAdminExecutionListQuery) =>
   queryOptions({

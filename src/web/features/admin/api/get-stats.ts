@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TAdminStats } from '../../../../shared/contract/admin';
-import { api } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TAdminStats } from '#shared/contract/admin';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 export const adminStatsQuery = queryOptions({
   queryKey: queryKeys.admin.stats(),

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { TAdminUserListQuery, TAdminUser } from '../../../../shared/contract/admin';
+import type { TAdminUserListQuery, TAdminUser } from '#shared/contract/admin';
 import { fetchPage, type ListParams } from './list-fetcher';
-import { queryKeys } from '../../../lib/query-keys';
+import { queryKeys } from '#web/lib/query-keys';
 
 export const adminUsersQuery = (params: TAdminUserListQuery) =>
   queryOptions({

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../lib/api';
+import { ApiError } from '#web/lib/api';
 import { fetchPage, listQuery } from './list-fetcher';
 
 // A real HTTP server on loopback answers like the admin list endpoints do.

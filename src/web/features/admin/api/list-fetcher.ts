@@ -1,4 +1,4 @@
-import { apiPage, type ApiPage } from '../../../lib/api';
+import { apiPage, type ApiPage } from '#web/lib/api';
 
 /** One page of an admin list and the total the server counted for the same filters. */
 export type Page<T> = ApiPage<T>;

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import { apiPost } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** Puts a failed mail back in the queue (failed -> pending; 409 for any other status). */
 export function useRetryEmail() {

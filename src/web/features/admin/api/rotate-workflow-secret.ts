@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TWorkflowSecret } from '../../../../shared/contract/admin';
-import { apiPost } from '../../../lib/api';
+import type { TWorkflowSecret } from '#shared/contract/admin';
+import { apiPost } from '#web/lib/api';
 import { workflowSecretQuery } from './get-workflow-secret';
-import { queryKeys } from '../../../lib/query-keys';
+import { queryKeys } from '#web/lib/query-keys';
 
 export function useRotateWorkflowSecret(id: string) {
   const queryClient = useQueryClient();

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TAdminConfigEntry } from '../../../../shared/contract/admin';
-import { apiPatch } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TAdminConfigEntry } from '#shared/contract/admin';
+import { apiPatch } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 export function useUpdateConfig() {
   const queryClient = useQueryClient();

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TAdminUser, TAdminUserUpdate } from '../../../../shared/contract/admin';
-import { apiPatch } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TAdminUser, TAdminUserUpdate } from '#shared/contract/admin';
+import { apiPatch } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** Suspends or reactivates an account (suspension ends its sessions at once on the server). */
 export function useUpdateUser() {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TAdminWorkflowDetail, TAdminWorkflowUpdate } from '../../../../shared/contract/admin';
-import { apiPatch } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TAdminWorkflowDetail, TAdminWorkflowUpdate } from '#shared/contract/admin';
+import { apiPatch } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** Edits a workflow, or (with `{ isActive }` alone) activates or deactivates it. */
 export function useUpdateWorkflow() {

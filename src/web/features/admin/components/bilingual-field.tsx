@@ -1,8 +1,8 @@
 import { Languages } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Input, Label, Textarea } from '../../../components/ui/input';
-import { toast } from '../../../components/ui/toast';
-import type { TBilingual, TLanguage } from '../../../../shared/contract/common';
+import { Input, Label, Textarea } from '#web/components/ui/input';
+import { toast } from '#web/components/ui/toast';
+import type { TBilingual, TLanguage } from '#shared/contract/common';
 import { useTranslateText } from '../api/translate-text';
 import { FieldError } from './field-error';
 

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { Label } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
-import { CATEGORIES } from '../../../../shared/contract/categories';
-import { pickLanguage } from '../../../../shared/contract/common';
+import { Label } from '#web/components/ui/input';
+import { Select } from '#web/components/ui/select';
+import { CATEGORIES } from '#shared/contract/categories';
+import { pickLanguage } from '#shared/contract/common';
 import { FieldError } from './field-error';
 
 interface CategorySelectProps {

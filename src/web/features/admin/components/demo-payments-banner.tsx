@@ -1,6 +1,6 @@
 import { TriangleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { BannerMessage } from '../../../components/ui/callout';
+import { BannerMessage } from '#web/components/ui/callout';
 import { useAdminStats } from '../api/get-stats';
 
 /**

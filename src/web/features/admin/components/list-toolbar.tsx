@@ -1,7 +1,7 @@
 import { Search } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
-import { Input } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
+import { Input } from '#web/components/ui/input';
+import { Select } from '#web/components/ui/select';
 
 interface SearchBoxProps {
   label: string;

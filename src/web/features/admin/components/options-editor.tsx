@@ -1,8 +1,8 @@
 import { Plus, X } from 'lucide-react';
 import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/ui/button';
-import { Input, Label } from '../../../components/ui/input';
+import { Button } from '#web/components/ui/button';
+import { Input, Label } from '#web/components/ui/input';
 import { FieldError } from './field-error';
 
 interface OptionsEditorProps {

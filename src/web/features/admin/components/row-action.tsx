@@ -1,5 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
-import { cn } from '../../../lib/utils';
+import { cn } from '#web/lib/utils';
 
 const TONES = {
   neutral: 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',

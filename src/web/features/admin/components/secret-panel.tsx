@@ -1,12 +1,12 @@
 import { Copy, Eye, EyeOff, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/toast';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { toast } from '#web/components/ui/toast';
 import { useWorkflowSecret } from '../api/get-workflow-secret';
 import { useRotateWorkflowSecret } from '../api/rotate-workflow-secret';
-import { cn } from '../../../lib/utils';
+import { cn } from '#web/lib/utils';
 import { formatDateTime } from '../lib/format';
 
 /** One secret value: masked unless `visible`, with its own copy button. */

@@ -1,10 +1,10 @@
 import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/ui/button';
-import { Label } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
-import { QUESTION_TYPES, type TSurveyQuestion } from '../../../../shared/contract/workflows';
+import { Button } from '#web/components/ui/button';
+import { Label } from '#web/components/ui/input';
+import { Select } from '#web/components/ui/select';
+import { QUESTION_TYPES, type TSurveyQuestion } from '#shared/contract/workflows';
 import { BilingualField } from './bilingual-field';
 import { FieldError } from './field-error';
 import { OptionsEditor } from './options-editor';

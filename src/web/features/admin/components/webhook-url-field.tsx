@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Input, Label } from '../../../components/ui/input';
+import { Input, Label } from '#web/components/ui/input';
 import { FieldError } from './field-error';
 
 interface WebhookUrlFieldProps {

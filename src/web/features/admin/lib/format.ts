@@ -1,4 +1,4 @@
-import { formatNumber, uiLocale } from '../../../lib/format';
+import { formatNumber, uiLocale } from '#web/lib/format';
 
 /** A date and time in the UI language; '—' when missing or unparseable. */
 export function formatDateTime(value: string | Date | null | undefined): string {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import i18next, { type TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ZAdminWorkflowUpdate } from '../../../../shared/contract/admin';
-import { ZWorkflowInput } from '../../../../shared/contract/workflows';
+import { ZAdminWorkflowUpdate } from '#shared/contract/admin';
+import { ZWorkflowInput } from '#shared/contract/workflows';
 import {
   draftToInput,
   emptyDraft,

@@ -1,13 +1,13 @@
 import type { TFunction } from 'i18next';
 import { z } from 'zod';
-import { CATEGORIES } from '../../../../shared/contract/categories';
-import type { TBilingual } from '../../../../shared/contract/common';
+import { CATEGORIES } from '#shared/contract/categories';
+import type { TBilingual } from '#shared/contract/common';
 import {
   ZWorkflowInput,
   interactionIssues,
   type TSurveyQuestion,
   type TWorkflowInput,
-} from '../../../../shared/contract/workflows';
+} from '#shared/contract/workflows';
 import type { SurveyErrors } from '../components/survey-builder';
 
 /** What the create page edits; numbers stay text until submit so a half-typed value is not lost. */

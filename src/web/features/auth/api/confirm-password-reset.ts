@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TPasswordResetConfirm, TSessionUser } from '../../../../shared/contract/auth';
-import { apiPost } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TPasswordResetConfirm, TSessionUser } from '#shared/contract/auth';
+import { apiPost } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 /**
  * Sets the new password from a mailed link. Every session of the account ends and this browser is signed in

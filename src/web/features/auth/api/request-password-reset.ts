@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { TPasswordResetRequest } from '../../../../shared/contract/auth';
-import { apiPost } from '../../../lib/api';
+import type { TPasswordResetRequest } from '#shared/contract/auth';
+import { apiPost } from '#web/lib/api';
 
 /** Asks for a reset link: always 202 `{ ok: true }`, whether the account exists or not. */
 export function useRequestPasswordReset() {

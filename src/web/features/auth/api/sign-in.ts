@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TSessionUser, TSigninRequest } from '../../../../shared/contract/auth';
-import { apiPost } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TSessionUser, TSigninRequest } from '#shared/contract/auth';
+import { apiPost } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 export function useSignIn() {
   const queryClient = useQueryClient();

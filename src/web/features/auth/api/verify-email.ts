@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TVerifyEmailRequest, TVerifyEmailResponse } from '../../../../shared/contract/auth';
-import { apiPost } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TVerifyEmailRequest, TVerifyEmailResponse } from '#shared/contract/auth';
+import { apiPost } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** Uses a verification (or e-mail change) link; the session user changes, so it is read again. */
 export function useVerifyEmail() {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TPublicWorkflow } from '../../../../shared/contract/workflows';
-import { api } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TPublicWorkflow } from '#shared/contract/workflows';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** The catalogue; the browser revalidates it with the server's ETag, so an unchanged list costs a 304. */
 export const publicWorkflowsQuery = queryOptions({

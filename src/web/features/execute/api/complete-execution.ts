@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TCompleteRunRequest, TExecution } from '../../../../shared/contract/executions';
-import { apiPost } from '../../../lib/api';
+import type { TCompleteRunRequest, TExecution } from '#shared/contract/executions';
+import { apiPost } from '#web/lib/api';
 import { executionQuery } from './get-execution';
-import { queryKeys } from '../../../lib/query-keys';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** Sends the answers to the workflow; the answer is the run, finished or still working. */
 export function useCompleteExecution(executionId: string) {

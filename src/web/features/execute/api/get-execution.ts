@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TExecution } from '../../../../shared/contract/executions';
-import { api } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TExecution } from '#shared/contract/executions';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 const ENDED = new Set<TExecution['status']>(['completed', 'failed', 'expired']);
 export const hasEnded = (run: Pick<TExecution, 'status'> | undefined): boolean =>

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TPublicWorkflowDetail } from '../../../../shared/contract/workflows';
-import { api } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TPublicWorkflowDetail } from '#shared/contract/workflows';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 export const publicWorkflowQuery = (id: string) =>
   queryOptions({

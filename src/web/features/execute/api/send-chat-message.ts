@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ZChatRequest, ZChatResponse } from '../../../../shared/contract/chat';
-import { apiPost } from '../../../lib/api';
+import type { ZChatRequest, ZChatResponse } from '#shared/contract/chat';
+import { apiPost } from '#web/lib/api';
 
 type ChatRequest = z.infer<typeof ZChatRequest>;
 type ChatResponse = z.infer<typeof ZChatResponse>;

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ZStartRunRequest, ZStartRunResponse } from '../../../../shared/contract/executions';
-import { apiPost } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { ZStartRunRequest, ZStartRunResponse } from '#shared/contract/executions';
+import { apiPost } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 type StartRunRequest = z.infer<typeof ZStartRunRequest>;
 type StartRunResponse = z.infer<typeof ZStartRunResponse>;

@@ -1,5 +1,5 @@
-import { splitCompletionMarker } from '../../../../shared/contract/chat';
-import { ApiError } from '../../../lib/api';
+import { splitCompletionMarker } from '#shared/contract/chat';
+import { ApiError } from '#web/lib/api';
 
 /**
  * A chat bubble. The server keeps the conversation itself (it sends the model its own transcript and makes

@@ -1,4 +1,4 @@
-import type { TPublicWorkflowDetail } from '../../../../shared/contract/workflows';
+import type { TPublicWorkflowDetail } from '#shared/contract/workflows';
 
 export type RunInterface = 'chat' | 'survey' | null;
 

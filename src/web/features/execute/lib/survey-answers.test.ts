@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TSurveyQuestion } from '../../../../shared/contract/workflows';
+import type { TSurveyQuestion } from '#shared/contract/workflows';
 import { initialAnswers, isRequired, missingAnswers, surveyResponses, toggleOption } from './survey-answers';
 
 const q = (id: string, type: TSurveyQuestion['type'], options: string[] = []): TSurveyQuestion => ({

@@ -1,4 +1,4 @@
-import type { TSurveyQuestion } from '../../../../shared/contract/workflows';
+import type { TSurveyQuestion } from '#shared/contract/workflows';
 import type { RunResponse } from './chat-transcript';
 
 export type SurveyAnswer = string | string[];

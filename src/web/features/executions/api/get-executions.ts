@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TExecution } from '../../../../shared/contract/executions';
-import { api } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import type { TExecution } from '#shared/contract/executions';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 export const executionsQuery = queryOptions({
   queryKey: queryKeys.executions(),

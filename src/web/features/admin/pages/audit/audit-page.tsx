@@ -1,20 +1,16 @@
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  AUDIT_ACTIONS,
-  type TAdminAuditEntry,
-  type TAuditAction,
-} from '../../../../../shared/contract/admin';
-import { Badge } from '../../../../components/ui/badge';
-import { useAdminAudit } from '../../api/get-audit';
-import { DataTable, type Column } from '../../../../components/ui/data-table';
-import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
-import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../../../components/ui/pagination';
-import { formatDateTime } from '../../lib/format';
-import { jsonPreview } from '../../lib/json-text';
-import { useListState } from '../../lib/use-list-state';
+import { AUDIT_ACTIONS, type TAdminAuditEntry, type TAuditAction } from '#shared/contract/admin';
+import { Badge } from '#web/components/ui/badge';
+import { useAdminAudit } from '#web/features/admin/api/get-audit';
+import { DataTable, type Column } from '#web/components/ui/data-table';
+import { FilterSelect, ListToolbar, SearchBox } from '#web/features/admin/components/list-toolbar';
+import { PageHeader } from '#web/features/admin/components/page-header';
+import { Pagination } from '#web/components/ui/pagination';
+import { formatDateTime } from '#web/features/admin/lib/format';
+import { jsonPreview } from '#web/features/admin/lib/json-text';
+import { useListState } from '#web/features/admin/lib/use-list-state';
 
 export default function AuditPage() {
   const { t, i18n } = useTranslation('admin');

@@ -1,15 +1,15 @@
 import { Pencil } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../../components/ui/button';
-import { Textarea } from '../../../../components/ui/input';
-import { toast } from '../../../../components/ui/toast';
-import type { TAdminConfigEntry } from '../../../../../shared/contract/admin';
-import { pickLanguage } from '../../../../../shared/contract/common';
-import { useUpdateConfig } from '../../api/update-config';
-import { FieldError } from '../../components/field-error';
-import { formatDateTime } from '../../lib/format';
-import { parseJson } from '../../lib/json-text';
+import { Button } from '#web/components/ui/button';
+import { Textarea } from '#web/components/ui/input';
+import { toast } from '#web/components/ui/toast';
+import type { TAdminConfigEntry } from '#shared/contract/admin';
+import { pickLanguage } from '#shared/contract/common';
+import { useUpdateConfig } from '#web/features/admin/api/update-config';
+import { FieldError } from '#web/features/admin/components/field-error';
+import { formatDateTime } from '#web/features/admin/lib/format';
+import { parseJson } from '#web/features/admin/lib/json-text';
 
 /** One configuration entry: its value shown as JSON and edited in place with save and cancel. */
 export function ConfigEntryRow({ entry }: { entry: TAdminConfigEntry }) {

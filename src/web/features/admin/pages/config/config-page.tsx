@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { Card } from '../../../../components/ui/card';
-import { Spinner } from '../../../../components/ui/spinner';
-import { useAdminConfig } from '../../api/get-config';
-import { PageHeader } from '../../components/page-header';
+import { Card } from '#web/components/ui/card';
+import { Spinner } from '#web/components/ui/spinner';
+import { useAdminConfig } from '#web/features/admin/api/get-config';
+import { PageHeader } from '#web/features/admin/components/page-header';
 import { ConfigEntryRow } from './config-entry-row';
 
 export default function ConfigPage() {

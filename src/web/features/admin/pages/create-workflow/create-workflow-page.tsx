@@ -2,20 +2,20 @@ import { Bot, ClipboardList } from 'lucide-react';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { Button } from '../../../../components/ui/button';
-import { Card } from '../../../../components/ui/card';
-import { Input, Label, Textarea } from '../../../../components/ui/input';
-import { toast } from '../../../../components/ui/toast';
-import { cn } from '../../../../lib/utils';
-import { useCreateWorkflow } from '../../api/create-workflow';
-import { useAdminConfig } from '../../api/get-config';
-import { BilingualField } from '../../components/bilingual-field';
-import { CategorySelect } from '../../components/category-select';
-import { FieldError } from '../../components/field-error';
-import { OwnerSelect } from '../../components/owner-select';
-import { PageHeader } from '../../components/page-header';
-import { SurveyBuilder } from '../../components/survey-builder';
-import { WebhookUrlField } from '../../components/webhook-url-field';
+import { Button } from '#web/components/ui/button';
+import { Card } from '#web/components/ui/card';
+import { Input, Label, Textarea } from '#web/components/ui/input';
+import { toast } from '#web/components/ui/toast';
+import { cn } from '#web/lib/utils';
+import { useCreateWorkflow } from '#web/features/admin/api/create-workflow';
+import { useAdminConfig } from '#web/features/admin/api/get-config';
+import { BilingualField } from '#web/features/admin/components/bilingual-field';
+import { CategorySelect } from '#web/features/admin/components/category-select';
+import { FieldError } from '#web/features/admin/components/field-error';
+import { OwnerSelect } from '#web/features/admin/components/owner-select';
+import { PageHeader } from '#web/features/admin/components/page-header';
+import { SurveyBuilder } from '#web/features/admin/components/survey-builder';
+import { WebhookUrlField } from '#web/features/admin/components/webhook-url-field';
 import {
   draftToInput,
   emptyDraft,
@@ -23,7 +23,7 @@ import {
   validateDraft,
   type DraftErrors,
   type WorkflowDraft,
-} from '../../lib/workflow-form';
+} from '#web/features/admin/lib/workflow-form';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (

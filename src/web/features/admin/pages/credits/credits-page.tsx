@@ -1,15 +1,15 @@
 import { useTranslation } from 'react-i18next';
-import { ADMIN_TRANSACTION_TYPES, type TAdminCreditTransaction } from '../../../../../shared/contract/admin';
-import { pickLanguage } from '../../../../../shared/contract/common';
-import { Badge } from '../../../../components/ui/badge';
-import { cn } from '../../../../lib/utils';
-import { useAdminCredits } from '../../api/get-credits';
-import { DataTable, type Column } from '../../../../components/ui/data-table';
-import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
-import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../../../components/ui/pagination';
-import { formatDateTime, formatSigned } from '../../lib/format';
-import { useListState } from '../../lib/use-list-state';
+import { ADMIN_TRANSACTION_TYPES, type TAdminCreditTransaction } from '#shared/contract/admin';
+import { pickLanguage } from '#shared/contract/common';
+import { Badge } from '#web/components/ui/badge';
+import { cn } from '#web/lib/utils';
+import { useAdminCredits } from '#web/features/admin/api/get-credits';
+import { DataTable, type Column } from '#web/components/ui/data-table';
+import { FilterSelect, ListToolbar, SearchBox } from '#web/features/admin/components/list-toolbar';
+import { PageHeader } from '#web/features/admin/components/page-header';
+import { Pagination } from '#web/components/ui/pagination';
+import { formatDateTime, formatSigned } from '#web/features/admin/lib/format';
+import { useListState } from '#web/features/admin/lib/use-list-state';
 
 type TransactionType = (typeof ADMIN_TRANSACTION_TYPES)[number];
 

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import type { TAdminStats } from '../../../../../shared/contract/admin';
-import { currentLanguage } from '../../../../i18n';
-import { BarChart, type ChartPoint, type ChartSeries } from '../../components/bar-chart';
-import { formatNumber } from '../../../../lib/format';
+import type { TAdminStats } from '#shared/contract/admin';
+import { currentLanguage } from '#web/i18n';
+import { BarChart, type ChartPoint, type ChartSeries } from '#web/features/admin/components/bar-chart';
+import { formatNumber } from '#web/lib/format';
 
 // Colours keep at least 3:1 against white (WCAG 1.4.11) and stay apart for common colour blindness;
 // the legend, the summary and the data table carry the same information without colour. The hues follow the

@@ -1,14 +1,14 @@
 import { Activity, Coins, Users, Workflow, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Card } from '../../../../components/ui/card';
-import { RunStatusBadge } from '../../../../components/ui/run-status-badge';
-import { Spinner } from '../../../../components/ui/spinner';
-import type { TAdminStats } from '../../../../../shared/contract/admin';
-import { pickLanguage } from '../../../../../shared/contract/common';
-import { useAdminStats } from '../../api/get-stats';
-import { PageHeader } from '../../components/page-header';
-import { formatNumber } from '../../../../lib/format';
-import { formatDateTime } from '../../lib/format';
+import { Card } from '#web/components/ui/card';
+import { RunStatusBadge } from '#web/components/ui/run-status-badge';
+import { Spinner } from '#web/components/ui/spinner';
+import type { TAdminStats } from '#shared/contract/admin';
+import { pickLanguage } from '#shared/contract/common';
+import { useAdminStats } from '#web/features/admin/api/get-stats';
+import { PageHeader } from '#web/features/admin/components/page-header';
+import { formatNumber } from '#web/lib/format';
+import { formatDateTime } from '#web/features/admin/lib/format';
 import { CreditsChart, RunsChart } from './dashboard-charts';
 
 function Total({ label, value, icon: Icon }: { label: string; value: number; icon: LucideIcon }) {

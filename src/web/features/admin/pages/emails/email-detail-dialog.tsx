@@ -1,14 +1,14 @@
 import { Info, RotateCcw } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TAdminEmail } from '../../../../../shared/contract/emails';
-import { Button } from '../../../../components/ui/button';
-import { Dialog } from '../../../../components/ui/dialog';
-import { Spinner } from '../../../../components/ui/spinner';
-import { useAdminEmail } from '../../api/get-emails';
-import { LinkedText } from '../../components/linked-text';
-import { formatNumber } from '../../../../lib/format';
-import { formatDateTime } from '../../lib/format';
+import type { TAdminEmail } from '#shared/contract/emails';
+import { Button } from '#web/components/ui/button';
+import { Dialog } from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { useAdminEmail } from '#web/features/admin/api/get-emails';
+import { LinkedText } from '#web/features/admin/components/linked-text';
+import { formatNumber } from '#web/lib/format';
+import { formatDateTime } from '#web/features/admin/lib/format';
 import { EmailStatusBadge } from './email-status-badge';
 
 interface EmailDetailDialogProps {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { TEmailStatus } from '../../../../../shared/contract/emails';
-import { Badge } from '../../../../components/ui/badge';
+import type { TEmailStatus } from '#shared/contract/emails';
+import { Badge } from '#web/components/ui/badge';
 
 const EMAIL_TONES = {
   pending: 'warning',

@@ -1,15 +1,15 @@
 import { useTranslation } from 'react-i18next';
-import { RunStatusBadge } from '../../../../components/ui/run-status-badge';
-import type { TAdminExecution } from '../../../../../shared/contract/admin';
-import { pickLanguage } from '../../../../../shared/contract/common';
-import { useAdminExecutions } from '../../api/get-executions';
-import { DataTable, type Column } from '../../../../components/ui/data-table';
-import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
-import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../../../components/ui/pagination';
-import { formatNumber } from '../../../../lib/format';
-import { formatDateTime } from '../../lib/format';
-import { useListState } from '../../lib/use-list-state';
+import { RunStatusBadge } from '#web/components/ui/run-status-badge';
+import type { TAdminExecution } from '#shared/contract/admin';
+import { pickLanguage } from '#shared/contract/common';
+import { useAdminExecutions } from '#web/features/admin/api/get-executions';
+import { DataTable, type Column } from '#web/components/ui/data-table';
+import { FilterSelect, ListToolbar, SearchBox } from '#web/features/admin/components/list-toolbar';
+import { PageHeader } from '#web/features/admin/components/page-header';
+import { Pagination } from '#web/components/ui/pagination';
+import { formatNumber } from '#web/lib/format';
+import { formatDateTime } from '#web/features/admin/lib/format';
+import { useListState } from '#web/features/admin/lib/use-list-state';
 
 /** The status filter: all, completed, running, failed, pending (expired runs show under all). */
 const STATUS_FILTERS = ['completed', 'running', 'failed', 'pending', 'expired'] as const;

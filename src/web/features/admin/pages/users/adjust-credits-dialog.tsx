@@ -1,14 +1,14 @@
 import { Minus, Plus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../../components/ui/button';
-import { Dialog } from '../../../../components/ui/dialog';
-import { Input, Label, Textarea } from '../../../../components/ui/input';
-import { toast } from '../../../../components/ui/toast';
-import type { TAdminUser } from '../../../../../shared/contract/admin';
-import { useAdjustCredits } from '../../api/adjust-credits';
-import { FieldError } from '../../components/field-error';
-import { formatNumber } from '../../../../lib/format';
+import { Button } from '#web/components/ui/button';
+import { Dialog } from '#web/components/ui/dialog';
+import { Input, Label, Textarea } from '#web/components/ui/input';
+import { toast } from '#web/components/ui/toast';
+import type { TAdminUser } from '#shared/contract/admin';
+import { useAdjustCredits } from '#web/features/admin/api/adjust-credits';
+import { FieldError } from '#web/features/admin/components/field-error';
+import { formatNumber } from '#web/lib/format';
 
 interface AdjustCreditsDialogProps {
   user: TAdminUser | null;

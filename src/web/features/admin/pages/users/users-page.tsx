@@ -1,22 +1,22 @@
 import { Coins, KeyRound, UserCheck, UserX } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Badge } from '../../../../components/ui/badge';
-import { toast } from '../../../../components/ui/toast';
-import type { TAdminUser } from '../../../../../shared/contract/admin';
-import type { TAccountStatus } from '../../../../../shared/contract/auth';
-import { useAdminUsers } from '../../api/get-users';
-import { useSendPasswordReset } from '../../api/send-password-reset';
-import { useUpdateUser } from '../../api/update-user';
-import { ConfirmDialog } from '../../../../components/ui/confirm-dialog';
-import { DataTable, type Column } from '../../../../components/ui/data-table';
-import { FilterSelect, ListToolbar, SearchBox } from '../../components/list-toolbar';
-import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../../../components/ui/pagination';
-import { RowAction } from '../../components/row-action';
-import { errorKey } from '../../../../lib/error-key';
-import { formatNumber } from '../../../../lib/format';
-import { useListState } from '../../lib/use-list-state';
+import { Badge } from '#web/components/ui/badge';
+import { toast } from '#web/components/ui/toast';
+import type { TAdminUser } from '#shared/contract/admin';
+import type { TAccountStatus } from '#shared/contract/auth';
+import { useAdminUsers } from '#web/features/admin/api/get-users';
+import { useSendPasswordReset } from '#web/features/admin/api/send-password-reset';
+import { useUpdateUser } from '#web/features/admin/api/update-user';
+import { ConfirmDialog } from '#web/components/ui/confirm-dialog';
+import { DataTable, type Column } from '#web/components/ui/data-table';
+import { FilterSelect, ListToolbar, SearchBox } from '#web/features/admin/components/list-toolbar';
+import { PageHeader } from '#web/features/admin/components/page-header';
+import { Pagination } from '#web/components/ui/pagination';
+import { RowAction } from '#web/features/admin/components/row-action';
+import { errorKey } from '#web/lib/error-key';
+import { formatNumber } from '#web/lib/format';
+import { useListState } from '#web/features/admin/lib/use-list-state';
 import { AdjustCreditsDialog } from './adjust-credits-dialog';
 
 export default function UsersPage() {

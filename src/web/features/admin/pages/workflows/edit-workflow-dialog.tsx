@@ -1,21 +1,21 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../../components/ui/button';
-import { Dialog } from '../../../../components/ui/dialog';
-import { Spinner } from '../../../../components/ui/spinner';
-import { toast } from '../../../../components/ui/toast';
+import { Button } from '#web/components/ui/button';
+import { Dialog } from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { toast } from '#web/components/ui/toast';
 import {
   ZAdminWorkflowUpdate,
   type TAdminWorkflowDetail,
   type TAdminWorkflowUpdate,
-} from '../../../../../shared/contract/admin';
-import { useAdminWorkflow } from '../../api/get-workflow';
-import { useUpdateWorkflow } from '../../api/update-workflow';
-import { BilingualField } from '../../components/bilingual-field';
-import { CategorySelect } from '../../components/category-select';
-import { OwnerSelect } from '../../components/owner-select';
-import { SecretPanel } from '../../components/secret-panel';
-import { WebhookUrlField } from '../../components/webhook-url-field';
+} from '#shared/contract/admin';
+import { useAdminWorkflow } from '#web/features/admin/api/get-workflow';
+import { useUpdateWorkflow } from '#web/features/admin/api/update-workflow';
+import { BilingualField } from '#web/features/admin/components/bilingual-field';
+import { CategorySelect } from '#web/features/admin/components/category-select';
+import { OwnerSelect } from '#web/features/admin/components/owner-select';
+import { SecretPanel } from '#web/features/admin/components/secret-panel';
+import { WebhookUrlField } from '#web/features/admin/components/webhook-url-field';
 import {
   categoryKeyOf,
   categoryOf,
@@ -24,7 +24,7 @@ import {
   issuesToErrors,
   trimmed,
   type DraftErrors,
-} from '../../lib/workflow-form';
+} from '#web/features/admin/lib/workflow-form';
 
 interface EditWorkflowDialogProps {
   workflowId: string | null;
