@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from './button';
-import { Dialog } from './dialog';
+import { Dialog, DialogActions } from './dialog';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -41,14 +41,11 @@ export function ConfirmDialog({
       description={description}
       closeLabel={t('close')}
     >
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={() => onOpenChange(false)}>
-          {cancelLabel ?? t('cancel')}
-        </Button>
+      <DialogActions cancelLabel={cancelLabel ?? t('cancel')} onCancel={() => onOpenChange(false)}>
         <Button variant={confirmVariant} onClick={onConfirm} disabled={pending}>
           {confirmLabel}
         </Button>
-      </div>
+      </DialogActions>
     </Dialog>
   );
 }

@@ -1,6 +1,7 @@
 import { X } from 'lucide-react';
 import { Dialog as RadixDialog } from 'radix-ui';
 import type { ReactNode } from 'react';
+import { Button } from './button';
 import { cn } from '#web/lib/utils';
 
 export interface DialogProps {
@@ -50,5 +51,27 @@ export function Dialog({
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
+  );
+}
+
+/** A dialog's or form's buttons: cancel, then the main action (given as children), which phones show on top. */
+export function DialogActions({
+  cancelLabel,
+  onCancel,
+  className,
+  children,
+}: {
+  cancelLabel: string;
+  onCancel: () => void;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={cn('flex flex-col-reverse gap-3 sm:flex-row sm:justify-end', className)}>
+      <Button variant="secondary" onClick={onCancel}>
+        {cancelLabel}
+      </Button>
+      {children}
+    </div>
   );
 }

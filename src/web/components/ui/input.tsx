@@ -12,6 +12,27 @@ export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTex
   return <textarea className={cn(FIELD, className)} {...props} />;
 }
 
-export function Label({ className, ...props }: LabelHTMLAttributes<HTMLLabelElement>) {
-  return <label className={cn('mb-1 block text-sm font-medium text-slate-800', className)} {...props} />;
+/** The red asterisk of a required field, hidden from screen readers: the input itself says it is required. */
+export function RequiredMark() {
+  return (
+    <span className="text-red-700" aria-hidden="true">
+      {' '}
+      *
+    </span>
+  );
+}
+
+/** A field's label; `required` adds the asterisk. */
+export function Label({
+  className,
+  required,
+  children,
+  ...props
+}: LabelHTMLAttributes<HTMLLabelElement> & { required?: boolean }) {
+  return (
+    <label className={cn('mb-1 block text-sm font-medium text-slate-800', className)} {...props}>
+      {children}
+      {required ? <RequiredMark /> : null}
+    </label>
+  );
 }

@@ -2,7 +2,7 @@ import { Coins } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '#web/components/ui/button';
-import { Dialog } from '#web/components/ui/dialog';
+import { Dialog, DialogActions } from '#web/components/ui/dialog';
 
 /** Shown when the start call answers 402: how many credits the run needs, and the way to get them. */
 export function InsufficientCreditsDialog({
@@ -38,12 +38,9 @@ export function InsufficientCreditsDialog({
         </div>
       </div>
       <p className="mt-4 text-sm leading-6 text-slate-700">{t('credits.description')}</p>
-      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={leave}>
-          {t('credits.cancel')}
-        </Button>
+      <DialogActions cancelLabel={t('credits.cancel')} onCancel={leave} className="mt-6">
         <Button onClick={() => void navigate('/account')}>{t('credits.buy')}</Button>
-      </div>
+      </DialogActions>
     </Dialog>
   );
 }

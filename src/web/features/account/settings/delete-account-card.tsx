@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PasswordField } from '#web/components/form-fields';
 import { Button } from '#web/components/ui/button';
-import { Dialog } from '#web/components/ui/dialog';
+import { Dialog, DialogActions } from '#web/components/ui/dialog';
 import { FormError } from '#web/components/ui/form-field';
 import { toast } from '#web/components/ui/toast';
 import { errorPlacement } from '#web/lib/error-key';
@@ -98,14 +98,11 @@ function DeleteForm({ credits, onCancel }: { credits: number; onCancel(): void }
         error={errors.password}
       />
       <FormError message={errors.form} />
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onCancel}>
-          {t('settings.delete.cancel')}
-        </Button>
+      <DialogActions cancelLabel={t('settings.delete.cancel')} onCancel={onCancel}>
         <Button type="submit" variant="destructive" disabled={remove.isPending}>
           {remove.isPending ? t('settings.delete.deleting') : t('settings.delete.confirm')}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { Languages } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Input, Label, Textarea } from '#web/components/ui/input';
+import { Input, Label, RequiredMark, Textarea } from '#web/components/ui/input';
 import { toast } from '#web/components/ui/toast';
 import type { TBilingual, TLanguage } from '#shared/contract/common';
 import { useTranslateText } from '../api/translate-text';
@@ -55,12 +55,7 @@ export function BilingualField({
     <fieldset className="min-w-0">
       <legend className="mb-2 text-sm font-semibold text-slate-900">
         {label}
-        {required ? (
-          <span className="text-red-700" aria-hidden="true">
-            {' '}
-            *
-          </span>
-        ) : null}
+        {required ? <RequiredMark /> : null}
       </legend>
       <div className="grid gap-3 sm:grid-cols-2">
         {(['es', 'en'] as const).map((lng) => {

@@ -17,12 +17,8 @@ export function CategorySelect({ id, value, onChange, error }: CategorySelectPro
   const { t, i18n } = useTranslation('admin');
   return (
     <div>
-      <Label htmlFor={id}>
+      <Label htmlFor={id} required>
         {t('form.category')}
-        <span className="text-red-700" aria-hidden="true">
-          {' '}
-          *
-        </span>
       </Label>
       <Select
         id={id}

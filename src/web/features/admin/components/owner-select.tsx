@@ -36,12 +36,8 @@ export function OwnerSelect({ id, value, onChange, error, current }: OwnerSelect
 
   return (
     <div>
-      <Label htmlFor={id}>
+      <Label htmlFor={id} required>
         {t('form.owner')}
-        <span className="text-red-700" aria-hidden="true">
-          {' '}
-          *
-        </span>
       </Label>
       <div className="grid gap-2 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)]">
         <Input

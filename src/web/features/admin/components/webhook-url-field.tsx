@@ -16,12 +16,8 @@ export function WebhookUrlField({ id, value, onChange, error, explain }: Webhook
   const { t } = useTranslation('admin');
   return (
     <div>
-      <Label htmlFor={id}>
+      <Label htmlFor={id} required>
         {t('form.webhookUrl')}
-        <span className="text-red-700" aria-hidden="true">
-          {' '}
-          *
-        </span>
       </Label>
       <Input
         id={id}

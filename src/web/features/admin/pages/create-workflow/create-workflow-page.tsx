@@ -125,12 +125,8 @@ export default function CreateWorkflowPage() {
               error={shown.categoryKey}
             />
             <div>
-              <Label htmlFor="wf-credits">
+              <Label htmlFor="wf-credits" required>
                 {t('form.creditsPerExecution')}
-                <span className="text-red-700" aria-hidden="true">
-                  {' '}
-                  *
-                </span>
               </Label>
               <Input
                 id="wf-credits"
@@ -238,12 +234,8 @@ export default function CreateWorkflowPage() {
                 error={shown.welcomeMessage}
               />
               <div>
-                <Label htmlFor="wf-prompt">
+                <Label htmlFor="wf-prompt" required>
                   {t('form.aiPrompt')}
-                  <span className="text-red-700" aria-hidden="true">
-                    {' '}
-                    *
-                  </span>
                 </Label>
                 <Textarea
                   id="wf-prompt"

@@ -2,7 +2,7 @@ import { Minus, Plus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '#web/components/ui/button';
-import { Dialog } from '#web/components/ui/dialog';
+import { Dialog, DialogActions } from '#web/components/ui/dialog';
 import { Input, Label, Textarea } from '#web/components/ui/input';
 import { toast } from '#web/components/ui/toast';
 import type { TAdminUser } from '#shared/contract/admin';
@@ -106,12 +106,8 @@ function AdjustForm({ user, onDone }: { user: TAdminUser; onDone(): void }) {
         <FieldError id="adjust-amount-error" message={errors.amount} />
       </div>
       <div>
-        <Label htmlFor="adjust-reason">
+        <Label htmlFor="adjust-reason" required>
           {t('adjust.reason')}
-          <span className="text-red-700" aria-hidden="true">
-            {' '}
-            *
-          </span>
         </Label>
         <Textarea
           id="adjust-reason"
@@ -130,14 +126,11 @@ function AdjustForm({ user, onDone }: { user: TAdminUser; onDone(): void }) {
           {errors.server}
         </p>
       ) : null}
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onDone}>
-          {t('common.cancel')}
-        </Button>
+      <DialogActions cancelLabel={t('common.cancel')} onCancel={onDone}>
         <Button type="submit" disabled={adjust.isPending}>
           {adjust.isPending ? t('common.saving') : t('adjust.submit')}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '#web/components/ui/button';
-import { Dialog } from '#web/components/ui/dialog';
+import { Dialog, DialogActions } from '#web/components/ui/dialog';
 import { Spinner } from '#web/components/ui/spinner';
 import { toast } from '#web/components/ui/toast';
 import {
@@ -147,14 +147,11 @@ function EditForm({ workflow, onDone }: { workflow: TAdminWorkflowDetail; onDone
             {errors.form}
           </p>
         ) : null}
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={onDone}>
-            {t('common.cancel')}
-          </Button>
+        <DialogActions cancelLabel={t('common.cancel')} onCancel={onDone}>
           <Button type="submit" disabled={update.isPending}>
             {update.isPending ? t('common.saving') : t('common.save')}
           </Button>
-        </div>
+        </DialogActions>
       </form>
       <SecretPanel workflowId={workflow.id} />
     </div>
