@@ -1,6 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
+// Journeys tagged @screens (e2e/fixtures.ts) check how screens look and read, which no database changes: they run
+// on the embedded database, on both Node versions, and the PostgreSQL run keeps the journeys that move data.
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 export const E2E_ADMIN = { email: 'admin@e2e.example', password: 'e2e-admin-password' };
 
 export default defineConfig({
@@ -10,8 +13,22 @@ export default defineConfig({
   // After all journeys: balance = sum of ledger for every user of the e2e database, or the run fails.
   globalTeardown: './e2e/ledger-teardown.ts',
   outputDir: process.env.E2E_OUTPUT_DIR ?? './test-results',
+  // Two journey files at a time: much of a journey is waiting (a reply written word by word, a slow demo's
+  // steps), so the second worker mostly uses time the first leaves idle.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
+  projects: [
+    { name: 'journeys', grepInvert: onPostgres ? /@screens|@settings/ : /@settings/ },
+    // Journeys tagged @settings change or read marketplace-wide settings and figures (e2e/fixtures.ts): they run
+    // after the others, one at a time.
+    {
+      name: 'settings',
+      grep: /@settings/,
+      ...(onPostgres ? { grepInvert: /@screens/ } : {}),
+      dependencies: ['journeys'],
+      workers: 1,
+    },
+  ],
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -48,6 +65,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // The slow demo at 2 s a step instead of 5: its journeys still see a progress message, then the result.
       DEMO_SLOW_STEP_MS: '2000',
+      // The demo assistant writes a word every 100 ms: a long reply stays on screen long enough to be stopped.
+      DEMO_CHAT_WORD_MS: '100',
     },
   },
 });

@@ -1,5 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startRawServer } from './lib/raw.js';
 import type { SectionResult } from './lib/results.js';
 import { openTarget, seedUsers, seedWorkflows } from './lib/seed.js';
@@ -15,10 +17,38 @@ const CONNECTIONS = 50;
 const WORKFLOWS = 50;
 const BUDGET = 0.6;
 const PG_DATABASE = 'flujo_bench_catalogue';
+/** What Chromium sends: both servers answer the same brotli bytes. */
+const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+
+/** A GET that keeps the bytes as sent (fetch would decompress them). */
+function get(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers, signal: AbortSignal.timeout(30_000) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function decode(body: Buffer, encoding: string | undefined): Buffer {
+  if (encoding === 'br') return brotliDecompressSync(body);
+  if (encoding === 'gzip') return gunzipSync(body);
+  return body;
+}
 
 /**
- * GET /api/workflows/public with 50 workflows against a node:http server answering the same bytes from a
- * Buffer; plus the 304 for a matching If-None-Match. On PGlite (the default install) and PostgreSQL.
+ * GET /api/workflows/public with 50 workflows, asked with a browser's Accept-Encoding, against a node:http
+ * server answering the same compressed bytes from a Buffer; plus the 304 for a matching If-None-Match. On
+ * PGlite (the default install) and PostgreSQL.
  */
 export async function benchCatalogue(settings: Settings): Promise<SectionResult> {
   const section: SectionResult = {
@@ -29,7 +59,7 @@ export async function benchCatalogue(settings: Settings): Promise<SectionResult>
     command: 'npm run bench -- catalogue',
     checks: [],
     notes: [
-      `wrk -t1 -c${CONNECTIONS}, ${settings.warmupSeconds} s warm-up each, then ${settings.rounds} alternating rounds of ${settings.roundSeconds} s; medians.`,
+      `wrk -t1 -c${CONNECTIONS} -H 'Accept-Encoding: ${ACCEPT_ENCODING}', ${settings.warmupSeconds} s warm-up each, then ${settings.rounds} alternating rounds of ${settings.roundSeconds} s; medians.`,
       'The server writes its pino request log (one line per request, level info) to a file, as in production.',
     ],
     details: [],
@@ -77,8 +107,8 @@ async function measureOn(
   });
   const path = '/api/workflows/public';
   let server = await startServer(serverOptions('info'));
-  const first = await fetch(server.url + path, { signal: AbortSignal.timeout(30_000) });
-  const body = Buffer.from(await first.arrayBuffer());
+  const accept = { 'accept-encoding': ACCEPT_ENCODING };
+  const first = await get(server.url + path, accept);
   if (first.status !== 200) {
     await server.stop();
     section.checks.push({
@@ -89,29 +119,34 @@ async function measureOn(
     });
     return;
   }
-  const etag = first.headers.get('etag');
-  const count = (JSON.parse(body.toString()) as unknown[]).length;
+  const body = first.body;
+  const encoding = first.headers['content-encoding'];
+  const json = decode(body, encoding);
+  const etag = first.headers.etag;
+  const count = (JSON.parse(json.toString()) as unknown[]).length;
   const revalidated = etag
-    ? (
-        await fetch(server.url + path, {
-          headers: { 'if-none-match': etag },
-          signal: AbortSignal.timeout(30_000),
-        })
-      ).status
-    : Number.NaN;
+    ? (await get(server.url + path, { ...accept, 'if-none-match': etag })).status
+    : NaN;
   section.checks.push({
     what: `${label}: 304 for a matching If-None-Match`,
     measured: etag ? `HTTP ${revalidated} (ETag ${etag})` : 'no ETag header',
     budget: '304',
     pass: revalidated === 304,
   });
+  section.checks.push({
+    what: `${label}: answer compressed for a browser's Accept-Encoding`,
+    measured: `${encoding ?? 'identity'}, ${body.length} bytes for ${json.length} bytes of JSON`,
+    budget: 'br',
+    pass: encoding === 'br',
+  });
 
-  const bodyFile = join(dir, 'body.json');
+  const bodyFile = join(dir, 'body.bin');
   writeFileSync(bodyFile, body);
   const raw = await startRawServer(
     PORTS.raw,
     bodyFile,
-    first.headers.get('content-type') ?? 'application/json',
+    first.headers['content-type'] ?? 'application/json',
+    encoding,
   );
   let errors = 0;
   const contest = (url: string) =>
@@ -120,7 +155,7 @@ async function measureOn(
         {
           name: 'flujo',
           round: async (seconds) => {
-            const r = await wrk({ url: url + path, connections: CONNECTIONS, seconds });
+            const r = await wrk({ url: url + path, connections: CONNECTIONS, seconds, headers: accept });
             errors += r.errors + r.socketErrors;
             return r.rps;
           },
@@ -128,7 +163,7 @@ async function measureOn(
         {
           name: 'raw',
           round: async (seconds) =>
-            (await wrk({ url: raw.url + path, connections: CONNECTIONS, seconds })).rps,
+            (await wrk({ url: raw.url + path, connections: CONNECTIONS, seconds, headers: accept })).rps,
         },
       ],
       settings,
@@ -141,7 +176,7 @@ async function measureOn(
     section.checks.push({
       what: `${label}: req/s, ${CONNECTIONS} connections, LOG_LEVEL=info`,
       measured: `${round(main.medians.flujo!)} req/s`,
-      limit: `${round(main.medians.raw!)} req/s (node:http + Buffer)`,
+      limit: `${round(main.medians.raw!)} req/s (node:http + the same compressed Buffer)`,
       ratio: ratio.toFixed(2),
       budget: `>= ${BUDGET.toFixed(2)}`,
       pass: ratio >= BUDGET,
@@ -157,7 +192,13 @@ async function measureOn(
           profileDir: join(dir, 'profile'),
           seconds: settings.roundSeconds,
           start: (nodeArgs) => startServer(serverOptions('info', nodeArgs)),
-          load: (url) => wrk({ url: url + path, connections: CONNECTIONS, seconds: settings.roundSeconds }),
+          load: (url) =>
+            wrk({
+              url: url + path,
+              connections: CONNECTIONS,
+              seconds: settings.roundSeconds,
+              headers: accept,
+            }),
         })),
       );
       // ...and the same load without the per-request log line (once per run: the log costs the same on both).
@@ -186,6 +227,6 @@ async function measureOn(
     pass: errors === 0,
   });
   section.notes.push(
-    `${label}: body of ${count} workflows, ${body.length} bytes of JSON, served identically by both servers.`,
+    `${label}: body of ${count} workflows, ${json.length} bytes of JSON sent as ${body.length} bytes of ${encoding ?? 'identity'}, served identically by both servers.`,
   );
 }

@@ -1,6 +1,9 @@
+import { benchApiRuns } from './api-runs.js';
 import { benchCatalogue } from './catalogue.js';
+import { benchChatStream } from './chat-stream.js';
 import { benchFootprint } from './footprint.js';
 import { benchPageWeight } from './page-weight.js';
+import { benchRunEvents } from './run-events.js';
 import { benchRunStart } from './run-start.js';
 import { benchScale } from './scale.js';
 import { ensureServerBuild } from './lib/build.js';
@@ -11,9 +14,12 @@ import { wrkAvailable } from './lib/wrk.js';
 const BENCHMARKS: Record<string, (settings: Settings) => Promise<SectionResult>> = {
   catalogue: benchCatalogue,
   'run-start': benchRunStart,
+  'api-runs': benchApiRuns,
   'page-weight': benchPageWeight,
   scale: benchScale,
   footprint: benchFootprint,
+  'chat-stream': benchChatStream,
+  'run-events': benchRunEvents,
 };
 
 async function main(): Promise<void> {

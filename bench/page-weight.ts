@@ -8,11 +8,13 @@ import type { SectionResult } from './lib/results.js';
 import { openTarget, seedUsers, seedWorkflows } from './lib/seed.js';
 import { startServer, type DatabaseTarget } from './lib/server.js';
 import type { Settings } from './lib/settings.js';
-import { median, round } from './lib/stats.js';
+import { median, round, sleep } from './lib/stats.js';
 
 const JS_BUDGET_KB = 160;
 const CSS_BUDGET_KB = 15;
 const FCP_BUDGET_MS = 1000;
+/** First-party bytes a cold load moves over the network (headers and bodies as sent), kB = 1000 bytes. */
+const TRANSFER_BUDGET_KB = 170;
 /** As in playwright.config.ts. */
 const CHROMIUM_ARGS = [
   '--headless',
@@ -71,7 +73,73 @@ async function firstContentfulPaint(browser: Browser, url: string, cookie?: stri
   }
 }
 
-/** Initial JS and CSS of `/` (gzip) and first contentful paint of `/` and `/workflows` in Chromium. */
+interface Transfer {
+  url: string;
+  /** Bytes received for the request as Chromium counts them (Network.loadingFinished encodedDataLength). */
+  bytes: number;
+  encoding: string;
+}
+
+/**
+ * A cold load of `url` in a new context (empty cache) until its screen is shown and the network is quiet: every
+ * first-party request with the bytes Chromium received for it, from the DevTools protocol's network events.
+ */
+async function coldLoadTransfers(browser: Browser, url: string, cookie?: string): Promise<Transfer[]> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    if (cookie) await context.addCookies([{ name: 'flujo_session', value: cookie, url }]);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    const origin = new URL(url).origin;
+    const responses = new Map<string, { url: string; encoding: string }>();
+    const transfers: Transfer[] = [];
+    const inFlight = new Set<string>();
+    let lastActivity = performance.now();
+    const settle = (id: string) => {
+      inFlight.delete(id);
+      lastActivity = performance.now();
+    };
+    cdp.on('Network.requestWillBeSent', (e) => {
+      inFlight.add(e.requestId);
+      lastActivity = performance.now();
+    });
+    cdp.on('Network.loadingFailed', (e) => settle(e.requestId));
+    cdp.on('Network.responseReceived', (e) => {
+      const headers = Object.fromEntries(
+        Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]),
+      );
+      responses.set(e.requestId, {
+        url: e.response.url,
+        encoding: headers['content-encoding'] ?? 'identity',
+      });
+    });
+    cdp.on('Network.loadingFinished', (e) => {
+      settle(e.requestId);
+      const response = responses.get(e.requestId);
+      if (response && new URL(response.url).origin === origin) {
+        transfers.push({ ...response, bytes: e.encodedDataLength });
+      }
+    });
+    await cdp.send('Network.enable');
+    await page.goto(url, { waitUntil: 'load' });
+    // The screen's heading, then half a second without a request: on a busy machine the script can take
+    // longer than that to run, and Playwright's own `networkidle` would end the count before the screen's
+    // chunk and its data were asked for.
+    await page.locator('main h1').first().waitFor({ timeout: 30_000 });
+    const deadline = performance.now() + 30_000;
+    while ((inFlight.size > 0 || performance.now() - lastActivity < 500) && performance.now() < deadline) {
+      await sleep(50);
+    }
+    return transfers;
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Initial JS and CSS of `/` (gzip), the bytes a cold load of `/` and `/workflows` moves, and their first
+ * contentful paint, in Chromium.
+ */
 export async function benchPageWeight(settings: Settings): Promise<SectionResult> {
   const section: SectionResult = {
     id: 'page-weight',
@@ -131,6 +199,24 @@ export async function benchPageWeight(settings: Settings): Promise<SectionResult
       { path: '/', who: 'a visitor' },
       { path: '/workflows', who: 'a signed-in user', cookie: user!.token },
     ];
+    for (const p of pages) {
+      const transfers = await coldLoadTransfers(browser, server.url + p.path, p.cookie);
+      const kb = transfers.reduce((sum, r) => sum + r.bytes, 0) / 1000;
+      section.checks.push({
+        what: `bytes transferred by a cold load of ${p.path} (${p.who}), first-party`,
+        measured: `${round(kb, 1)} kB in ${transfers.length} requests`,
+        budget: `<= ${TRANSFER_BUDGET_KB} kB`,
+        pass: kb <= TRANSFER_BUDGET_KB,
+      });
+      section.details.push(
+        '',
+        `Cold load of ${p.path}, bytes received per request (kB, coding):`,
+        '',
+        ...transfers.map(
+          (r) => `- ${new URL(r.url).pathname}: ${round(r.bytes / 1000, 1)} kB, ${r.encoding}`,
+        ),
+      );
+    }
     // One load each first, so the server's own first-request work is not counted as the page's.
     for (const p of pages) await firstContentfulPaint(browser, server.url + p.path, p.cookie);
     for (const p of pages) {
@@ -153,6 +239,7 @@ export async function benchPageWeight(settings: Settings): Promise<SectionResult
   }
   section.notes.push(
     'Initial JS: the script and modulepreload tags of the built index.html plus every module they import statically (lazy screens, loaded with import(), are not counted).',
+    "Bytes transferred: the sum of Chromium's Network.loadingFinished encodedDataLength (headers and body as received, compressed when the server compressed) for every request to the server's origin during one cold load (new context, empty cache) until the screen's heading is shown and no request has been in flight for half a second.",
     'FCP: Debian Chromium headless through playwright-core (arguments as in playwright.config.ts), 1280x800, a new browser context (empty cache) per load, from the production server on 127.0.0.1 (PGlite, 12 workflows). The browser is not pinned.',
   );
   return section;

@@ -1,22 +1,23 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ledgerMismatches } from '../src/server/test/ledger-check.js';
-import type { BareDebitOptions } from './lib/bare-debit.js';
-import { PORTS, ROOT, WORK_DIR } from './lib/paths.js';
-import { profileUnderLoad } from './lib/profile.js';
+import { PORTS, WORK_DIR } from './lib/paths.js';
 import { createDatabase, dropDatabase, withPg } from './lib/pg.js';
 import type { Check, SectionResult } from './lib/results.js';
 import { openTarget, seedUsers, seedWorkflows, type SeededUser } from './lib/seed.js';
 import { startServer, type DatabaseTarget } from './lib/server.js';
 import type { Settings } from './lib/settings.js';
 import { round, sleep } from './lib/stats.js';
-import { startWorker } from './lib/worker.js';
-import { runContest, wrk } from './lib/wrk.js';
+import {
+  countedStarts,
+  profileStarts,
+  startBareDebit,
+  startChecks,
+  startRounds,
+  STARTS,
+} from './lib/starts.js';
+import { runContest } from './lib/wrk.js';
 
-const CONCURRENCY = 20;
-const USERS = 200;
-const CREDITS = 1_000_000;
-const BUDGET = 0.45;
+const { concurrency: CONCURRENCY, users: USERS, credits: CREDITS, budget: BUDGET } = STARTS;
 const PG_DATABASE = 'flujo_bench_runs';
 const SPREAD_WORKFLOWS = 20;
 
@@ -126,8 +127,7 @@ async function measure(
     port: PORTS.server,
     logFile: join(dir, 'server.log'),
   });
-  let errors = 0;
-  let requests = 0;
+  const counted = { requests: 0, errors: 0 };
   let profile = process.argv.includes('--diagnose');
   const waits: string[] = [];
   try {
@@ -153,39 +153,23 @@ async function measure(
     }
     const script = join(dir, 'start.lua');
     startScript(script, server.url, seeded, seeded.workflowIds.slice(0, 1));
-    const options: BareDebitOptions = {
+    const bareDebit = await startBareDebit(dir, {
       kind,
       target: target.kind === 'postgres' ? target.url : join(bareDir, 'pglite'),
       userIds: bare.users.map((u) => u.id),
       workflowId: bare.workflowIds[0]!,
       price: bare.price,
-      concurrency: CONCURRENCY,
-    };
-    const optionsFile = join(dir, 'bare-debit.json');
-    writeFileSync(optionsFile, JSON.stringify(options));
-    const worker = await startWorker(join(ROOT, 'bench', 'lib', 'bare-debit.ts'), optionsFile);
+    });
     try {
-      const starts = (lua: string, waits: string[]) => ({
-        name: 'flujo',
-        round: async (seconds: number) => {
-          const load = wrk({
-            url: `${server.url}/api/executions/start`,
-            connections: CONCURRENCY,
-            seconds,
-            script: lua,
-          });
-          if (target.kind === 'postgres') waits.push(...(await sampleWaits(target.url, seconds)));
-          const r = await load;
-          errors += r.errors + r.socketErrors;
-          requests += r.requests;
-          return r.rps;
-        },
-      });
-      const bareDebit = {
-        name: 'bare',
-        round: async (seconds: number) => Number(await worker.ask(String(seconds))),
-      };
-      const contest = await runContest([starts(script, waits), bareDebit], settings);
+      const starts = (lua: string, waits: string[]) =>
+        countedStarts(
+          counted,
+          { url: `${server.url}/api/executions/start`, script: lua },
+          async (seconds) => {
+            if (target.kind === 'postgres') waits.push(...(await sampleWaits(target.url, seconds)));
+          },
+        );
+      const contest = await runContest([starts(script, waits), bareDebit.contender], settings);
       const ours = contest.medians.flujo!;
       const limit = contest.medians.bare!;
       const check: Check = {
@@ -199,17 +183,14 @@ async function measure(
       };
       section.checks.push(check);
       if (waits.length) section.details.push(`${label}: ${describeWaits(waits)}`, '');
-      section.details.push(
-        `${label} rounds (/s): flujo ${contest.rounds.flujo!.map((r) => round(r)).join(', ')}; bare ${contest.rounds.bare!.map((r) => round(r)).join(', ')}.`,
-        '',
-      );
+      section.details.push(startRounds(label, contest), '');
       if (check.pass === false) {
         profile = true;
         // Diagnosis: the same load spread over several workflows, so that no single workflow row is hot.
         const spread = join(dir, 'start-spread.lua');
         startScript(spread, server.url, seeded, seeded.workflowIds);
         const spreadWaits: string[] = [];
-        const diagnosis = await runContest([starts(spread, spreadWaits), bareDebit], settings);
+        const diagnosis = await runContest([starts(spread, spreadWaits), bareDebit.contender], settings);
         const ratio = diagnosis.medians.flujo! / diagnosis.medians.bare!;
         section.checks.push({
           what: `${label}: the same, starts spread over ${SPREAD_WORKFLOWS} workflows (diagnosis)`,
@@ -227,50 +208,25 @@ async function measure(
         }
       }
     } finally {
-      await worker.stop();
+      await bareDebit.stop();
     }
   } finally {
     await server.stop();
   }
   if (profile) {
     section.details.push(
-      ...(await profileUnderLoad({
+      ...(await profileStarts({
         label,
-        profileDir: join(dir, 'profile'),
+        dir,
         seconds: settings.roundSeconds,
-        start: (nodeArgs) =>
-          startServer({
-            database: target,
-            port: PORTS.server,
-            logFile: join(dir, 'server-profiled.log'),
-            nodeArgs,
-          }),
-        load: (url) =>
-          wrk({
-            url: `${url}/api/executions/start`,
-            connections: CONCURRENCY,
-            seconds: settings.roundSeconds,
-            script: join(dir, 'start.lua'),
-          }),
+        server: { database: target, port: PORTS.server },
+        path: '/api/executions/start',
+        script: join(dir, 'start.lua'),
       })),
       '',
     );
   }
-  section.checks.push({
-    what: `${label}: failed starts during the load`,
-    measured: `${errors} of ${requests}`,
-    budget: '0',
-    pass: errors === 0,
-  });
-  const database = await openTarget(target);
-  const mismatches = await ledgerMismatches(database.db);
-  await database.close();
-  section.checks.push({
-    what: `${label}: ledger mismatches afterwards (balance vs ledger sum, negative balances)`,
-    measured: String(mismatches.length),
-    budget: '0',
-    pass: mismatches.length === 0,
-  });
+  section.checks.push(...(await startChecks(label, target, counted)));
   if (kind === 'postgres') await dropDatabase(PG_DATABASE);
 }
 

@@ -51,6 +51,8 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'admin users', path: '/api/admin/users', who: 'admin' },
   { name: 'admin users, search', path: '/api/admin/users?q=user4242', who: 'admin' },
   { name: 'admin users, search by name', path: '/api/admin/users?q=lucia%20gomez', who: 'admin' },
+  { name: 'admin users, search inside the address', path: '/api/admin/users?q=r4242%40bench', who: 'admin' },
+  { name: 'admin users, search without accents', path: '/api/admin/users?q=rez', who: 'admin' },
   { name: 'admin workflows', path: '/api/admin/workflows', who: 'admin' },
   { name: 'admin workflows, search', path: '/api/admin/workflows?q=payroll&status=active', who: 'admin' },
   { name: 'admin executions', path: '/api/admin/executions', who: 'admin' },
@@ -61,6 +63,7 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'admin credits, search', path: '/api/admin/credits?q=user4242', who: 'admin' },
   { name: 'admin audit', path: '/api/admin/audit', who: 'admin' },
   { name: 'admin audit, action', path: '/api/admin/audit?action=credits_adjusted', who: 'admin' },
+  { name: 'admin audit, search part of an action', path: '/api/admin/audit?q=suspend', who: 'admin' },
 ];
 
 async function timeEndpoint(server: RunningServer, e: Endpoint, cookie: string, samples: number) {

@@ -23,17 +23,30 @@ export function categoryName(key: string): TBilingual {
   return category.name;
 }
 
+/** An option that reads differently per language; its English text is the stored option. */
+const opt = (en: string, es: string): TBilingual => ({ en, es });
+
 const q = (
   id: string,
   type: TSurveyQuestion['type'],
   en: string,
   es: string,
-  options: string[] = [],
-): TSurveyQuestion => ({ id, type, question: { en, es }, options });
+  options: Array<string | TBilingual> = [],
+): TSurveyQuestion => {
+  const labelled = options.filter((o): o is TBilingual => typeof o !== 'string');
+  return {
+    id,
+    type,
+    question: { en, es },
+    options: options.map((o) => (typeof o === 'string' ? o : o.en)),
+    ...(labelled.length > 0 ? { optionLabels: Object.fromEntries(labelled.map((o) => [o.en, o])) } : {}),
+  };
+};
 
 /**
  * The built-in demo workflows: together they show chat and survey runs and every kind of result (text,
- * CSV, XLSX, image, PDF), a slow run with progress messages and a failing run that is refunded.
+ * CSV, XLSX, image, PDF), a slow run with progress messages, a failing run that is refunded, and a survey
+ * whose answer is a file the service fetches through its signed link.
  */
 export const DEMO_WORKFLOWS: DemoWorkflow[] = [
   {
@@ -80,13 +93,13 @@ export const DEMO_WORKFLOWS: DemoWorkflow[] = [
         'Google',
         'LinkedIn',
         'Instagram',
-        'Referral / Recomendación',
+        opt('Referral', 'Recomendación'),
       ]),
       q('liked', 'checkbox', 'What did you value most?', '¿Qué valoraste más?', [
-        'Price / Precio',
-        'Support / Soporte',
-        'Speed / Rapidez',
-        'Quality / Calidad',
+        opt('Price', 'Precio'),
+        opt('Support', 'Soporte'),
+        opt('Speed', 'Rapidez'),
+        opt('Quality', 'Calidad'),
       ]),
       q('comments', 'textarea', 'Anything we could do better?', '¿Qué podríamos mejorar?'),
     ],
@@ -106,15 +119,15 @@ export const DEMO_WORKFLOWS: DemoWorkflow[] = [
       q('employee', 'text', 'Employee name', 'Nombre del empleado'),
       q('amount', 'number', 'Total amount (EUR)', 'Importe total (EUR)'),
       q('type', 'select', 'Expense type', 'Tipo de gasto', [
-        'Travel / Viaje',
-        'Meals / Comidas',
+        opt('Travel', 'Viaje'),
+        opt('Meals', 'Comidas'),
         'Software',
         'Material',
       ]),
       q('receipts', 'checkbox', 'Receipts attached', 'Justificantes adjuntos', [
-        'Invoice / Factura',
+        opt('Invoice', 'Factura'),
         'Ticket',
-        'Card statement / Extracto',
+        opt('Card statement', 'Extracto'),
       ]),
       q('purpose', 'textarea', 'Purpose of the expense', 'Motivo del gasto'),
     ],
@@ -151,17 +164,17 @@ export const DEMO_WORKFLOWS: DemoWorkflow[] = [
     surveyQuestions: [
       q('reporter', 'text', 'Reported by', 'Comunicado por'),
       q('severity', 'select', 'Severity', 'Gravedad', [
-        'Low / Baja',
-        'Medium / Media',
-        'High / Alta',
-        'Critical / Crítica',
+        opt('Low', 'Baja'),
+        opt('Medium', 'Media'),
+        opt('High', 'Alta'),
+        opt('Critical', 'Crítica'),
       ]),
       q('affected', 'number', 'People affected', 'Personas afectadas'),
       q('areas', 'checkbox', 'Areas involved', 'Áreas implicadas', [
-        'IT / Informática',
-        'Facilities / Instalaciones',
-        'Customers / Clientes',
-        'Staff / Personal',
+        opt('IT', 'Informática'),
+        opt('Facilities', 'Instalaciones'),
+        opt('Customers', 'Clientes'),
+        opt('Staff', 'Personal'),
       ]),
       q('description', 'textarea', 'What happened?', '¿Qué ha pasado?'),
     ],
@@ -201,6 +214,25 @@ export const DEMO_WORKFLOWS: DemoWorkflow[] = [
     surveyQuestions: [
       q('warehouse', 'select', 'Warehouse', 'Almacén', ['Madrid', 'Barcelona', 'Valencia']),
       q('sku', 'text', 'Product code (SKU)', 'Código de producto (SKU)'),
+    ],
+  },
+  {
+    id: 'd3e0a000-0000-4000-8000-000000000008',
+    slug: 'csv-summary',
+    name: { en: 'CSV summary', es: 'Resumen de un CSV' },
+    description: {
+      en: 'Upload a CSV file and get a short summary: how many rows and columns it has, and the totals, averages and ranges of its numeric columns.',
+      es: 'Sube un archivo CSV y recibe un breve resumen: cuántas filas y columnas tiene, y los totales, medias y rangos de sus columnas numéricas.',
+    },
+    categoryKey: 'data-ai',
+    creditsPerExecution: 1,
+    interactionType: 'survey',
+    surveyQuestions: [
+      { ...q('data', 'file', 'Your CSV file', 'Tu archivo CSV'), accept: ['csv'], maxSizeMb: 2 },
+      q('include', 'checkbox', 'Also include', 'Incluir también', [
+        opt('First rows', 'Primeras filas'),
+        opt('Last rows', 'Últimas filas'),
+      ]),
     ],
   },
 ];

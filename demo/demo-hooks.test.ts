@@ -183,7 +183,7 @@ describe('seeded demo workflows', () => {
       ADMIN_PASSWORD: TEST_ADMIN.password,
     });
     try {
-      await seed(t.database.db, moved);
+      await seed({ ...t.deps, config: moved });
       const after = await workflowOf('survey-csv');
       expect(after.webhookUrl).toBe('https://flujo.example.com/demo-hooks/survey-csv');
       expect(after.secretToken).toBe(before.secretToken);
@@ -195,7 +195,7 @@ describe('seeded demo workflows', () => {
         .update(userWorkflows)
         .set({ isActive: true })
         .where(eq(userWorkflows.id, before.id));
-      await seed(t.database.db, t.config);
+      await seed(t.deps);
     }
   });
 });
@@ -295,8 +295,8 @@ describe('each demo answers a valid result of its kind', () => {
     expect(json).toMatchObject({ status: 'completed', output_type: 'text' });
     const message = (json.output_data as { message: string }).message;
     expect(message).toContain('Este es el resumen');
-    expect(message).toContain('• Una boda');
-    expect(message).toContain('• 80');
+    expect(message).toContain('- Una boda');
+    expect(message).toContain('- 80');
   });
 
   it('survey-csv: a CSV file of the answers', async () => {

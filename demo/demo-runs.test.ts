@@ -87,6 +87,33 @@ describe('runs of the demo workflows', () => {
     expect(await balance(client)).toBe(4);
   });
 
+  it('CSV summary: the uploaded CSV is read through its signed link and summarised (en), the link dies with the run', async () => {
+    const { client } = await signUpUser(t);
+    const executionId = await start(client, 'csv-summary', 'en');
+    const form = new FormData();
+    form.append('questionId', 'data');
+    const csv = 'region,sales,units\nNorth,1200.5,10\nSouth,800,4\nNorth,99.5,1\n';
+    form.append('file', new Blob([csv]), 'sales.csv');
+    const upload = await fetch(`${t.config.publicUrl}/api/executions/${executionId}/files`, {
+      method: 'POST',
+      headers: { origin: t.config.publicUrl, cookie: client.cookie ?? '' },
+      body: form,
+    });
+    expect(upload.status).toBe(201);
+    const { fileId } = (await upload.json()) as { fileId: string };
+    const run = await complete(client, executionId, [
+      { question: 'Your CSV file', answer: { fileId } },
+      { question: 'Also include', answer: ['First rows'] },
+    ]);
+    expect(run).toMatchObject({ status: 'completed', outputType: 'text' });
+    const message = (run.outputData as { message: string }).message;
+    expect(message).toContain('**sales.csv**');
+    expect(message).toContain('3 rows and 3 columns.');
+    expect(message).toContain('- **sales**: total 2,100, average 700, from 99.5 to 1,200.5');
+    expect(message).toContain('- **region**: 2 different values');
+    expect(message).toContain('| North | 1200.5 | 10 |');
+  });
+
   it('the failing demo ends failed with its reason, and the credit comes back as one refund row', async () => {
     const { client, id } = await signUpUser(t);
     const executionId = await start(client, 'always-fails', 'en');

@@ -112,6 +112,86 @@ describe('docs/examples/n8n-flujo-workflow.json', () => {
   });
 });
 
+describe('docs/examples/n8n-flujo-file-workflow.json', () => {
+  const workflow = JSON.parse(
+    readFileSync(new URL('docs/examples/n8n-flujo-file-workflow.json', root), 'utf8'),
+  ) as {
+    nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
+    connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+  };
+  const node = (name: string) => workflow.nodes.find((n) => n.name === name);
+  const fileCall = {
+    ...(JSON.parse(body) as Record<string, unknown>),
+    responses: [
+      {
+        question: 'Tu archivo CSV',
+        answer: {
+          filename: 'ventas.csv',
+          content_type: 'text/csv; charset=utf-8',
+          size: 40,
+          url: 'https://flujo.example.com/api/executions/x/files/y?expires=1&signature=z',
+        },
+      },
+      { question: 'Incluir también', answer: [] },
+    ],
+  };
+  const run = (name: string, input: unknown, named: Record<string, unknown> = {}) => {
+    const code = String(node(name)?.parameters.jsCode);
+    const $input = { first: () => ({ json: input }) };
+    const $ = (other: string) => ({ first: () => ({ json: named[other] }) });
+    return (
+      new Function('$input', '$', code) as (
+        i: unknown,
+        d: unknown,
+      ) => Array<{ json: Record<string, unknown> }>
+    )($input, $);
+  };
+
+  it('chains webhook -> find the file -> download its signed link -> summarise -> post to callback_url', () => {
+    let name = 'Flujo webhook';
+    const order = [name];
+    while (workflow.connections[name]) {
+      name = workflow.connections[name]!.main[0]![0]!.node;
+      order.push(name);
+    }
+    expect(order).toEqual([
+      'Flujo webhook',
+      'Find the file answer',
+      'Download the file',
+      'Summarise and build result',
+      'Post result to Flujo',
+    ]);
+    expect(node('Download the file')?.parameters).toMatchObject({
+      method: 'GET',
+      url: '={{ $json.file.url }}',
+    });
+    expect(node('Post result to Flujo')?.parameters.url).toBe('={{ $json.body.callback_url }}');
+  });
+
+  it('finds the file answer and builds a contract result from the downloaded CSV', () => {
+    const [found] = run('Find the file answer', { headers: {}, body: fileCall });
+    expect(found?.json.file).toMatchObject({ filename: 'ventas.csv' });
+    const [built] = run(
+      'Summarise and build result',
+      { data: 'ciudad;importe\nLima;10\nQuito;4\n' },
+      { 'Find the file answer': found?.json },
+    );
+    expect(built?.json.result).toMatchObject({
+      execution_id: '7a0f7c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f',
+      secret_token: 'run-token',
+      status: 'completed',
+      output_type: 'text',
+      output_data: { message: '**ventas.csv**: 2 filas y 2 columnas.', rows: 2, columns: 2 },
+    });
+  });
+
+  it('stops when the call has no file answer', () => {
+    expect(() => run('Find the file answer', { headers: {}, body: JSON.parse(body) })).toThrow(
+      'This workflow expects a file answer',
+    );
+  });
+});
+
 describe('docs/webhook-contract.md Node.js snippet', () => {
   const markdown = readFileSync(new URL('docs/webhook-contract.md', root), 'utf8');
   const snippetWith = (name: string) =>

@@ -1,34 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
-import { expectAccessible, newEmail, screenshot } from './fixtures.js';
+import {
+  expectAccessible,
+  type Lng,
+  newEmail,
+  SCREENS,
+  shot,
+  tr,
+  originOf,
+  setConfig,
+  SETTINGS,
+} from './fixtures.js';
 
 /*
  * Password reset, e-mail verification and account settings, in both languages. The e2e server has no SMTP
  * server, so every mail is held in the outbox and read by the admin on Admin > E-mails, links included.
  */
 
-type Lng = 'en' | 'es';
 const LANGUAGES: Lng[] = ['en', 'es'];
 const PASSWORD = 'e2e-password-123';
-
-// The journeys read the visible texts from the translations, so each language checks its own wording.
-const bundles = new Map<string, Record<string, unknown>>();
-function tr(lng: Lng, ns: string, key: string, vars: Record<string, string | number> = {}): string {
-  const file = `${lng}/${ns}`;
-  if (!bundles.has(file)) {
-    bundles.set(
-      file,
-      JSON.parse(readFileSync(`src/web/i18n/locales/${file}.json`, 'utf8')) as Record<string, unknown>,
-    );
-  }
-  let value: unknown = bundles.get(file);
-  for (const part of key.split('.')) value = (value as Record<string, unknown> | undefined)?.[part];
-  if (typeof value !== 'string') throw new Error(`no translation ${lng}:${ns}:${key}`);
-  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
-}
-
-const originOf = (page: Page) => new URL(page.url()).origin;
 
 async function api(page: Page, method: 'post' | 'get', path: string, data?: unknown) {
   if (page.url() === 'about:blank') await page.goto('/');
@@ -69,35 +60,9 @@ async function adminBrowser(browser: Browser, baseURL: string | undefined): Prom
   return context;
 }
 
-/** A full-page shot from the top (scrolled, the sticky header would be painted half-way down). */
-async function shot(page: Page, name: string): Promise<void> {
-  await page.mouse.wheel(0, -100_000);
-  await screenshot(page, name);
-}
-
 /** A dialog is fixed to the viewport: a full-page shot would show it away from where it sits. */
 async function viewportShot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `e2e/screenshots/${name}.png` });
-}
-
-/** Sets a config entry as the admin (a page signed in as the admin); answers a function that restores it. */
-async function setConfig(admin: Page, key: string, value: unknown): Promise<() => Promise<void>> {
-  const entries = (await (await admin.request.get('/api/admin/config')).json()) as Array<{
-    id: string;
-    key: string;
-    value: unknown;
-  }>;
-  const entry = entries.find((e) => e.key === key);
-  expect(entry).toBeDefined();
-  const put = async (v: unknown) => {
-    const res = await admin.request.patch(`/api/admin/config/${entry!.id}`, {
-      data: { value: v },
-      headers: { origin: originOf(admin) },
-    });
-    expect(res.status()).toBe(200);
-  };
-  await put(value);
-  return () => put(entry!.value);
 }
 
 /** Sonner's rich colours fall short of 4.5:1 (reported in admin.spec.ts): scan once the toasts are gone. */
@@ -194,74 +159,80 @@ for (const lng of LANGUAGES) {
       await adminContext.close();
     });
 
-    test(`verification: the banner until the mailed link is opened (${lng})`, async ({
-      page,
-      browser,
-      baseURL,
-    }) => {
-      // Through the form this time: the sign-up sends the UI language, and the mail is written in it.
-      const email = newEmail('verify');
-      await page.goto(`/signup?lng=${lng}`);
-      await page.getByLabel(tr(lng, 'auth', 'fields.fullName'), { exact: true }).fill('Vera Verify');
-      await page.getByLabel(tr(lng, 'auth', 'fields.email'), { exact: true }).fill(email);
-      await page.getByLabel(tr(lng, 'auth', 'fields.password'), { exact: true }).fill(PASSWORD);
-      await page.getByRole('button', { name: tr(lng, 'auth', 'signup.submit') }).click();
-      await expect(page).toHaveURL(/\/workflows$/);
-      const me = (await (await page.request.get('/api/auth/me')).json()) as { language: string };
-      expect(me.language).toBe(lng);
+    test(
+      `verification: the banner until the mailed link is opened (${lng})`,
+      SETTINGS,
+      async ({ page, browser, baseURL }) => {
+        // Through the form this time: the sign-up sends the UI language, and the mail is written in it.
+        const email = newEmail('verify');
+        await page.goto(`/signup?lng=${lng}`);
+        await page.getByLabel(tr(lng, 'auth', 'fields.fullName'), { exact: true }).fill('Vera Verify');
+        await page.getByLabel(tr(lng, 'auth', 'fields.email'), { exact: true }).fill(email);
+        await page.getByLabel(tr(lng, 'auth', 'fields.password'), { exact: true }).fill(PASSWORD);
+        await page.getByRole('button', { name: tr(lng, 'auth', 'signup.submit') }).click();
+        await expect(page).toHaveURL(/\/workflows$/);
+        const me = (await (await page.request.get('/api/auth/me')).json()) as { language: string };
+        expect(me.language).toBe(lng);
 
-      const banner = page.getByTestId('verify-email-banner').first();
-      await expect(banner).toContainText(tr(lng, 'common', 'verify.bannerBody', { email }));
-      await banner.getByRole('button', { name: tr(lng, 'common', 'verify.resend') }).click();
-      await expect(page.getByText(tr(lng, 'common', 'verify.sentTitle'))).toBeVisible();
-      await scanWithoutToasts(page);
-      await shot(page, `verify-banner-${lng}-1280`);
+        const banner = page.getByTestId('verify-email-banner').first();
+        await expect(banner).toContainText(tr(lng, 'common', 'verify.bannerBody', { email }));
+        await banner.getByRole('button', { name: tr(lng, 'common', 'verify.resend') }).click();
+        await expect(page.getByText(tr(lng, 'common', 'verify.sentTitle'))).toBeVisible();
+        await scanWithoutToasts(page);
+        await shot(page, `verify-banner-${lng}-1280`);
 
-      const adminContext = await adminBrowser(browser, baseURL);
-      const admin = await adminContext.newPage();
-      await admin.goto('/');
+        const adminContext = await adminBrowser(browser, baseURL);
+        const admin = await adminContext.newPage();
+        await admin.goto('/');
 
-      // While verification is required, starting a run says what to do, and charges nothing.
-      const workflows = (await (await page.request.get('/api/workflows/public')).json()) as Array<{
-        id: string;
-      }>;
-      const restore = await setConfig(admin, 'require_email_verification', true);
-      try {
-        await page.goto(`/workflows/${workflows[0]!.id}/execute?lng=${lng}`);
-        await expect(page.getByTestId('start-unverified')).toHaveText(
-          tr(lng, 'execute', 'unverified.body', { email }),
+        // While verification is required, starting a run says what to do, and charges nothing.
+        const workflows = (await (await page.request.get('/api/workflows/public')).json()) as Array<{
+          id: string;
+        }>;
+        const restore = await setConfig(
+          { request: admin.request, origin: originOf(admin) },
+          'require_email_verification',
+          true,
         );
-        await expect(page.getByRole('heading', { level: 1 })).toHaveText(
-          tr(lng, 'execute', 'unverified.title'),
+        try {
+          await page.goto(`/workflows/${workflows[0]!.id}/execute?lng=${lng}`);
+          await expect(page.getByTestId('start-unverified')).toHaveText(
+            tr(lng, 'execute', 'unverified.body', { email }),
+          );
+          await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+            tr(lng, 'execute', 'unverified.title'),
+          );
+          await expect(
+            page.getByRole('main').getByRole('button', { name: tr(lng, 'common', 'verify.resend') }),
+          ).toBeVisible();
+          await expectAccessible(page);
+          await shot(page, `execute-unverified-${lng}-1280`);
+          await expect(page.getByTestId('credits-badge').filter({ visible: true })).toHaveText('5');
+        } finally {
+          await restore();
+        }
+
+        const link = await readMailLink(admin, lng, email, 'email_verification', '/verify-email');
+
+        await page.goto(link);
+        await expect(page.getByTestId('verify-done')).toHaveText(
+          tr(lng, 'auth', 'verify.verified', { email }),
         );
-        await expect(
-          page.getByRole('main').getByRole('button', { name: tr(lng, 'common', 'verify.resend') }),
-        ).toBeVisible();
         await expectAccessible(page);
-        await shot(page, `execute-unverified-${lng}-1280`);
-        await expect(page.getByTestId('credits-badge').filter({ visible: true })).toHaveText('5');
-      } finally {
-        await restore();
-      }
+        await shot(page, `verify-email-done-${lng}-1280`);
+        await page.getByRole('link', { name: tr(lng, 'auth', 'verify.toWorkflows') }).click();
+        await expect(page).toHaveURL(/\/workflows$/);
+        await expect(page.getByTestId('verify-email-banner')).toHaveCount(0);
+        const after = (await (await page.request.get('/api/auth/me')).json()) as { emailVerified: boolean };
+        expect(after.emailVerified).toBe(true);
 
-      const link = await readMailLink(admin, lng, email, 'email_verification', '/verify-email');
-
-      await page.goto(link);
-      await expect(page.getByTestId('verify-done')).toHaveText(tr(lng, 'auth', 'verify.verified', { email }));
-      await expectAccessible(page);
-      await shot(page, `verify-email-done-${lng}-1280`);
-      await page.getByRole('link', { name: tr(lng, 'auth', 'verify.toWorkflows') }).click();
-      await expect(page).toHaveURL(/\/workflows$/);
-      await expect(page.getByTestId('verify-email-banner')).toHaveCount(0);
-      const after = (await (await page.request.get('/api/auth/me')).json()) as { emailVerified: boolean };
-      expect(after.emailVerified).toBe(true);
-
-      // Used once, the link now says so, and that the address is already verified.
-      await page.goto(link);
-      await expect(page.getByRole('alert')).toHaveText(tr(lng, 'common', 'errors.invalidToken'));
-      await expect(page.getByText(tr(lng, 'auth', 'verify.stillVerified', { email }))).toBeVisible();
-      await adminContext.close();
-    });
+        // Used once, the link now says so, and that the address is already verified.
+        await page.goto(link);
+        await expect(page.getByRole('alert')).toHaveText(tr(lng, 'common', 'errors.invalidToken'));
+        await expect(page.getByText(tr(lng, 'auth', 'verify.stillVerified', { email }))).toBeVisible();
+        await adminContext.close();
+      },
+    );
 
     test(`account settings: profile, password, devices, e-mail, data, deletion (${lng})`, async ({
       page,
@@ -404,100 +375,100 @@ for (const lng of LANGUAGES) {
   });
 
   for (const width of [1280, 390]) {
-    test(`the new screens are accessible and look finished (${lng}, ${width}px)`, async ({
-      page,
-      browser,
-      baseURL,
-    }) => {
-      test.setTimeout(120_000);
-      await page.setViewportSize({ width, height: 900 });
-      const shoot = async (name: string) => {
-        await scanWithoutToasts(page);
-        await shot(page, `${name}-${lng}-${width}`);
-      };
+    test(
+      `the new screens are accessible and look finished (${lng}, ${width}px)`,
+      SCREENS,
+      async ({ page, browser, baseURL }) => {
+        test.setTimeout(120_000);
+        await page.setViewportSize({ width, height: 900 });
+        const shoot = async (name: string) => {
+          await scanWithoutToasts(page);
+          await shot(page, `${name}-${lng}-${width}`);
+        };
 
-      await page.goto(`/signin?lng=${lng}`);
-      await expect(page.getByRole('link', { name: tr(lng, 'auth', 'signin.forgot') })).toBeVisible();
-      await shoot('signin-forgot');
+        await page.goto(`/signin?lng=${lng}`);
+        await expect(page.getByRole('link', { name: tr(lng, 'auth', 'signin.forgot') })).toBeVisible();
+        await shoot('signin-forgot');
 
-      await page.goto(`/forgot-password?lng=${lng}`);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr(lng, 'auth', 'forgot.title'));
-      await shoot('forgot-password');
-      await page.getByLabel(tr(lng, 'auth', 'fields.email'), { exact: true }).fill(newEmail('nobody'));
-      await page.getByRole('button', { name: tr(lng, 'auth', 'forgot.submit') }).click();
-      await expect(page.getByTestId('forgot-sent')).toBeVisible();
-      await shoot('forgot-password-sent');
+        await page.goto(`/forgot-password?lng=${lng}`);
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr(lng, 'auth', 'forgot.title'));
+        await shoot('forgot-password');
+        await page.getByLabel(tr(lng, 'auth', 'fields.email'), { exact: true }).fill(newEmail('nobody'));
+        await page.getByRole('button', { name: tr(lng, 'auth', 'forgot.submit') }).click();
+        await expect(page.getByTestId('forgot-sent')).toBeVisible();
+        await shoot('forgot-password-sent');
 
-      await page.goto(`/reset-password?lng=${lng}&token=${'x'.repeat(43)}`);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr(lng, 'auth', 'reset.title'));
-      await shoot('reset-password');
-      await page
-        .getByLabel(tr(lng, 'auth', 'reset.newPassword'), { exact: true })
-        .fill('a-fine-new-password');
-      await page.getByRole('button', { name: tr(lng, 'auth', 'reset.submit') }).click();
-      await expect(page.getByRole('alert')).toHaveText(tr(lng, 'common', 'errors.invalidToken'));
-      await shoot('reset-password-invalid');
+        await page.goto(`/reset-password?lng=${lng}&token=${'x'.repeat(43)}`);
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr(lng, 'auth', 'reset.title'));
+        await shoot('reset-password');
+        await page
+          .getByLabel(tr(lng, 'auth', 'reset.newPassword'), { exact: true })
+          .fill('a-fine-new-password');
+        await page.getByRole('button', { name: tr(lng, 'auth', 'reset.submit') }).click();
+        await expect(page.getByRole('alert')).toHaveText(tr(lng, 'common', 'errors.invalidToken'));
+        await shoot('reset-password-invalid');
 
-      await page.goto(`/verify-email?lng=${lng}&token=${'y'.repeat(43)}`);
-      await expect(page.getByRole('alert')).toHaveText(tr(lng, 'common', 'errors.invalidToken'));
-      await shoot('verify-email-invalid');
+        await page.goto(`/verify-email?lng=${lng}&token=${'y'.repeat(43)}`);
+        await expect(page.getByRole('alert')).toHaveText(tr(lng, 'common', 'errors.invalidToken'));
+        await shoot('verify-email-invalid');
 
-      // Signed in, unverified: the banner, the settings, and a link that cannot be used any more.
-      const email = await signUp(page, lng, 'Screen Shot');
-      await page.goto(`/verify-email?lng=${lng}&token=${'z'.repeat(43)}`);
-      await expect(page.getByRole('button', { name: tr(lng, 'common', 'verify.resend') })).toBeVisible();
-      await shoot('verify-email-invalid-signed-in');
-      await page.goto(`/account?lng=${lng}`);
-      await expect(page.getByTestId('verify-email-banner')).toBeVisible();
-      await expect(page.getByTestId('settings-delete')).toBeVisible();
-      await shoot('account-settings');
-      await page.getByRole('button', { name: tr(lng, 'account', 'settings.delete.open') }).click();
-      await expect(page.getByRole('dialog')).toBeVisible();
-      await expectAccessible(page);
-      await viewportShot(page, `account-delete-${lng}-${width}`);
-      await api(page, 'post', '/api/auth/signout');
+        // Signed in, unverified: the banner, the settings, and a link that cannot be used any more.
+        const email = await signUp(page, lng, 'Screen Shot');
+        await page.goto(`/verify-email?lng=${lng}&token=${'z'.repeat(43)}`);
+        await expect(page.getByRole('button', { name: tr(lng, 'common', 'verify.resend') })).toBeVisible();
+        await shoot('verify-email-invalid-signed-in');
+        await page.goto(`/account?lng=${lng}`);
+        await expect(page.getByTestId('verify-email-banner')).toBeVisible();
+        await expect(page.getByTestId('settings-delete')).toBeVisible();
+        await shoot('account-settings');
+        await page.getByRole('button', { name: tr(lng, 'account', 'settings.delete.open') }).click();
+        await expect(page.getByRole('dialog')).toBeVisible();
+        await expectAccessible(page);
+        await viewportShot(page, `account-delete-${lng}-${width}`);
+        await api(page, 'post', '/api/auth/signout');
 
-      // The admin's E-mails screen and one mail.
-      const adminContext = await adminBrowser(browser, baseURL);
-      const admin = await adminContext.newPage();
-      await admin.setViewportSize({ width, height: 900 });
-      await admin.goto(`/admin/emails?lng=${lng}`);
-      await expect(
-        admin.getByRole('heading', { level: 1, name: tr(lng, 'admin', 'emails.title') }),
-      ).toBeVisible();
-      const emailsLabel = tr(lng, 'admin', 'emails.title');
-      // A table from 768 px up, a card per mail below.
-      const mails =
-        width >= 768
-          ? admin.getByRole('table', { name: emailsLabel }).getByRole('row')
-          : admin.getByRole('list', { name: emailsLabel }).getByRole('listitem');
-      await admin.getByRole('searchbox', { name: tr(lng, 'admin', 'emails.search') }).fill(email);
-      const firstSubject = mails.filter({ hasText: email }).first();
-      await expect(firstSubject).toBeVisible();
-      await expectAccessible(admin);
-      await shot(admin, `admin-emails-${lng}-${width}`);
-      await firstSubject.getByRole('button').first().click();
-      await expect(admin.getByRole('dialog')).toBeVisible();
-      await expect(admin.getByRole('dialog').getByRole('link').first()).toBeVisible();
-      await expectAccessible(admin);
-      await viewportShot(admin, `admin-email-detail-${lng}-${width}`);
-      await admin.keyboard.press('Escape');
+        // The admin's E-mails screen and one mail.
+        const adminContext = await adminBrowser(browser, baseURL);
+        const admin = await adminContext.newPage();
+        await admin.setViewportSize({ width, height: 900 });
+        await admin.goto(`/admin/emails?lng=${lng}`);
+        await expect(
+          admin.getByRole('heading', { level: 1, name: tr(lng, 'admin', 'emails.title') }),
+        ).toBeVisible();
+        const emailsLabel = tr(lng, 'admin', 'emails.title');
+        // A table from 768 px up, a card per mail below.
+        const mails =
+          width >= 768
+            ? admin.getByRole('table', { name: emailsLabel }).getByRole('row')
+            : admin.getByRole('list', { name: emailsLabel }).getByRole('listitem');
+        await admin.getByRole('searchbox', { name: tr(lng, 'admin', 'emails.search') }).fill(email);
+        const firstSubject = mails.filter({ hasText: email }).first();
+        await expect(firstSubject).toBeVisible();
+        await expectAccessible(admin);
+        await shot(admin, `admin-emails-${lng}-${width}`);
+        await firstSubject.getByRole('button').first().click();
+        await expect(admin.getByRole('dialog')).toBeVisible();
+        await expect(admin.getByRole('dialog').getByRole('link').first()).toBeVisible();
+        await expectAccessible(admin);
+        await viewportShot(admin, `admin-email-detail-${lng}-${width}`);
+        await admin.keyboard.press('Escape');
 
-      // The users list: "send password reset link" asks first, then confirms with a toast.
-      await admin.goto(`/admin/users?lng=${lng}`);
-      await admin.getByRole('searchbox', { name: tr(lng, 'admin', 'users.search') }).fill(email);
-      await admin.getByRole('button', { name: tr(lng, 'admin', 'users.resetNamed', { email }) }).click();
-      const confirm = admin.getByRole('dialog');
-      await expect(confirm).toContainText(tr(lng, 'admin', 'users.resetWarning'));
-      await expectAccessible(admin);
-      await viewportShot(admin, `admin-user-reset-${lng}-${width}`);
-      await confirm.getByRole('button', { name: tr(lng, 'admin', 'users.resetConfirm') }).click();
-      await expect(admin.getByText(tr(lng, 'admin', 'users.resetSent'))).toBeVisible();
-      // The link went out as a mail to that user (held here, with no SMTP server).
-      await admin.goto(`/admin/emails?lng=${lng}`);
-      await admin.getByRole('searchbox', { name: tr(lng, 'admin', 'emails.search') }).fill(email);
-      await expect(admin.getByText(tr(lng, 'admin', 'emails.kinds.password_reset')).first()).toBeVisible();
-      await adminContext.close();
-    });
+        // The users list: "send password reset link" asks first, then confirms with a toast.
+        await admin.goto(`/admin/users?lng=${lng}`);
+        await admin.getByRole('searchbox', { name: tr(lng, 'admin', 'users.search') }).fill(email);
+        await admin.getByRole('button', { name: tr(lng, 'admin', 'users.resetNamed', { email }) }).click();
+        const confirm = admin.getByRole('dialog');
+        await expect(confirm).toContainText(tr(lng, 'admin', 'users.resetWarning'));
+        await expectAccessible(admin);
+        await viewportShot(admin, `admin-user-reset-${lng}-${width}`);
+        await confirm.getByRole('button', { name: tr(lng, 'admin', 'users.resetConfirm') }).click();
+        await expect(admin.getByText(tr(lng, 'admin', 'users.resetSent'))).toBeVisible();
+        // The link went out as a mail to that user (held here, with no SMTP server).
+        await admin.goto(`/admin/emails?lng=${lng}`);
+        await admin.getByRole('searchbox', { name: tr(lng, 'admin', 'emails.search') }).fill(email);
+        await expect(admin.getByText(tr(lng, 'admin', 'emails.kinds.password_reset')).first()).toBeVisible();
+        await adminContext.close();
+      },
+    );
   }
 }

@@ -1,12 +1,18 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
-import { expectAccessible, screenshot, signUpViaApi } from './fixtures.js';
+import {
+  expectAccessible,
+  SCREENS,
+  screenshot,
+  signUpViaApi,
+  originOf,
+  SETTINGS,
+  escapeRegExp,
+} from './fixtures.js';
 
 const run = Date.now().toString(36);
 const CHATBOT = { en: `Lead qualifier ${run}`, es: `Calificador de leads ${run}` };
 const SURVEY = { en: `Feedback survey ${run}`, es: `Encuesta de opinión ${run}` };
-
-const originOf = (page: Page) => new URL(page.url()).origin;
 
 /**
  * Waits for the toasts to leave before an axe scan: sonner's rich colours (src/web/components/ui/toast.tsx)
@@ -57,7 +63,7 @@ async function publicNames(page: Page): Promise<string[]> {
 }
 
 // One story, in order: what is created first is deactivated, deleted and audited later.
-test.describe('the admin runs the marketplace', () => {
+test.describe('the admin runs the marketplace', SETTINGS, () => {
   test.describe.configure({ mode: 'serial' });
 
   test('in English, the admin creates a chatbot workflow and it reaches the catalogue', async ({ page }) => {
@@ -134,17 +140,23 @@ test.describe('the admin runs the marketplace', () => {
       .getByLabel('Inglés')
       .fill('Which colour do you prefer?');
     await q(1).getByLabel('Tipo de respuesta').selectOption('select');
-    const optionInput = q(1).getByRole('textbox', { name: 'Opciones' });
-    await optionInput.fill('Rojo');
-    await optionInput.press('Enter');
-    await optionInput.fill('   ');
+    // Each option in both languages, or in one when it reads the same in both.
+    const options = q(1).getByRole('group', { name: 'Opciones', exact: true });
+    const optionEs = options.getByLabel('Español', { exact: true });
+    const optionEn = options.getByLabel('Inglés', { exact: true });
+    await optionEs.fill('Rojo');
+    await optionEn.fill('Red');
+    await optionEn.press('Enter');
+    await expect(optionEs).toHaveValue('');
+    await optionEs.fill('   ');
     await q(1).getByRole('button', { name: 'Añadir opción' }).click();
     await expect(q(1).getByText('Una opción no puede estar vacía')).toBeVisible();
-    await optionInput.fill('Azul');
+    await optionEs.fill('Azul');
     await q(1).getByRole('button', { name: 'Añadir opción' }).click();
-    await optionInput.fill('Verde');
-    await optionInput.press('Enter');
+    await optionEs.fill('Verde');
+    await optionEs.press('Enter');
     await q(1).getByRole('button', { name: 'Quitar la opción Verde' }).click();
+    await expect(q(1).getByRole('button', { name: 'Quitar la opción Rojo / Red' })).toBeVisible();
     await expect(q(1).getByRole('button', { name: /Quitar la opción/ })).toHaveCount(2);
 
     await q(2).getByRole('group', { name: 'Texto de la pregunta' }).getByLabel('Español').fill('¿Algo más?');
@@ -168,12 +180,17 @@ test.describe('the admin runs the marketplace', () => {
     expect(created).toBeDefined();
     const detail = (await (await page.request.get(`/api/admin/workflows/${created!.id}`)).json()) as {
       interactionType: string;
-      surveyQuestions: Array<{ question: { en: string }; type: string; options: string[] }>;
+      surveyQuestions: Array<{
+        question: { en: string };
+        type: string;
+        options: string[];
+        optionLabels?: Record<string, { es: string; en: string }>;
+      }>;
     };
     expect(detail.interactionType).toBe('survey');
-    expect(detail.surveyQuestions.map((s) => [s.question.en, s.type, s.options])).toEqual([
-      ['Anything else?', 'textarea', []],
-      ['Which colour do you prefer?', 'select', ['Rojo', 'Azul']],
+    expect(detail.surveyQuestions.map((s) => [s.question.en, s.type, s.options, s.optionLabels])).toEqual([
+      ['Anything else?', 'textarea', [], undefined],
+      ['Which colour do you prefer?', 'select', ['Red', 'Azul'], { Red: { es: 'Rojo', en: 'Red' } }],
     ]);
     expect(await publicNames(page)).toContain(SURVEY.en);
   });
@@ -211,9 +228,20 @@ test.describe('the admin runs the marketplace', () => {
     const recent = page.getByRole('heading', { name: 'Recent activity' }).locator('..');
     await expect(recent.getByText(customer.email)).toBeVisible();
     await expect(recent.getByText('Weekly KPI chart')).toBeVisible();
+    // Other journeys run the demos too, so the counts are whatever the books say: the dashboard shows them all.
+    const stats = (await (await page.request.get('/api/admin/stats')).json()) as {
+      topWorkflows: Array<{ name: { en: string }; executionCount: number }>;
+    };
     await expect(
-      page.getByRole('heading', { name: 'Top workflows' }).locator('..').getByText('1 run'),
-    ).toBeVisible();
+      page.getByRole('heading', { name: 'Top workflows' }).locator('..').getByRole('listitem'),
+    ).toHaveText(
+      stats.topWorkflows.map(
+        (w, i) =>
+          new RegExp(
+            `^${i + 1}\\s*${escapeRegExp(w.name.en)}\\s*${w.executionCount} ${w.executionCount === 1 ? 'run' : 'runs'}$`,
+          ),
+      ),
+    );
     await screenshot(page, 'admin-dashboard-with-run-1280');
 
     await page.goto('/admin/executions');
@@ -376,7 +404,7 @@ test.describe('the admin runs the marketplace', () => {
   });
 });
 
-const SCREENS = [
+const ADMIN_SCREENS = [
   ['dashboard', '/admin'],
   ['workflows', '/admin/workflows'],
   ['create-workflow', '/admin/create-workflow'],
@@ -391,12 +419,12 @@ for (const [lng, width] of [
   ['en', 1280],
   ['es', 390],
 ] as const) {
-  test(`every admin screen passes axe at ${width} px (${lng})`, async ({ page }) => {
+  test(`every admin screen passes axe at ${width} px (${lng})`, SCREENS, async ({ page }) => {
     // Eight full-page scans on a shared two-core machine.
     test.setTimeout(240_000);
     await page.setViewportSize({ width, height: 900 });
     await openAsAdmin(page, '/admin', lng);
-    for (const [name, path] of SCREENS) {
+    for (const [name, path] of ADMIN_SCREENS) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expect(page.getByRole('status')).toHaveCount(0);

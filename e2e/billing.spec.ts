@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
-import { expectAccessible, screenshot, signUpViaApi } from './fixtures.js';
+import { expectAccessible, screenshot, setConfig, signUpViaApi, SETTINGS } from './fixtures.js';
 
 // The words each language shows; both journeys assert on what a reader of that language sees.
 const TEXT = {
@@ -179,25 +179,17 @@ test('a run shows as the last execution and under Executions, in red with its wo
   await expect(page.getByTestId('account-balance')).toContainText(String(5 - workflow!.creditsPerExecution));
 });
 
-test('a new account with no sign-up bonus sees the empty history', async ({ page, request }) => {
+test('a new account with no sign-up bonus sees the empty history', SETTINGS, async ({ page, request }) => {
   // The admin turns the sign-up gift off for a moment, so this account starts with no ledger rows at all.
   await page.goto('/?lng=en');
   const headers = { origin: new URL(page.url()).origin };
   const signin = await request.post('/api/auth/signin', { data: E2E_ADMIN, headers });
   expect(signin.status()).toBe(200);
-  const entries = (await (await request.get('/api/admin/config')).json()) as Array<{
-    id: string;
-    key: string;
-  }>;
-  const bonus = entries.find((e) => e.key === 'signup_bonus_credits');
-  expect(bonus).toBeDefined();
-  const set = (value: number) =>
-    request.patch(`/api/admin/config/${bonus!.id}`, { data: { value }, headers });
-  expect((await set(0)).status()).toBe(200);
+  const restore = await setConfig({ request, origin: headers.origin }, 'signup_bonus_credits', 0);
   try {
     await signUpViaApi(page, 'Empty Ledger');
   } finally {
-    expect((await set(5)).status()).toBe(200);
+    await restore();
   }
   await page.goto('/account');
   await expect(page.getByText(TEXT.en.empty, { exact: true })).toBeVisible();

@@ -1,5 +1,35 @@
+import { readFileSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+
+/** The origin a page is on, sent as the Origin header of the API calls it makes (the server checks it). */
+export const originOf = (page: Page) => new URL(page.url()).origin;
+
+/**
+ * Sets a live setting through an admin's API session and answers a function that puts the previous value
+ * back. Settings are shared by every journey: only journeys tagged SETTINGS may call it.
+ */
+export async function setConfig(
+  admin: { request: APIRequestContext; origin: string },
+  key: string,
+  value: unknown,
+): Promise<() => Promise<void>> {
+  const list = await admin.request.get('/api/admin/config');
+  expect(list.ok()).toBe(true);
+  const entry = ((await list.json()) as Array<{ id: string; key: string; value: unknown }>).find(
+    (e) => e.key === key,
+  );
+  if (!entry) throw new Error(`no setting ${key}`);
+  const put = async (v: unknown) => {
+    const res = await admin.request.patch(`/api/admin/config/${entry.id}`, {
+      data: { value: v },
+      headers: { origin: admin.origin },
+    });
+    expect(res.status()).toBe(200);
+  };
+  await put(value);
+  return () => put(entry.value);
+}
 
 let counter = 0;
 export function newEmail(prefix = 'e2e'): string {
@@ -33,4 +63,107 @@ export async function expectAccessible(page: Page): Promise<void> {
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+}
+
+/**
+ * Marks a journey about how screens look and read (accessibility scans at both widths, screenshots, the
+ * language walk, focus and toast placement). None of that depends on the database, so the PostgreSQL run of
+ * the suite leaves these out (playwright.config.ts) and keeps every journey that moves data.
+ */
+export const SCREENS = { tag: '@screens' };
+/**
+ * Journeys that change marketplace-wide settings or read marketplace-wide figures: they would change what a
+ * journey running beside them sees, or see what it does, so they run after the others, one at a time
+ * (the `settings` project of playwright.config.ts). Only they may call setConfig.
+ */
+export const SETTINGS = { tag: '@settings' };
+
+/** A text matched literally inside a regular expression. */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export type Lng = 'en' | 'es';
+
+const bundles = new Map<string, Record<string, unknown>>();
+/**
+ * A visible text from the translations, so each language checks its own wording. With a numeric `count` the
+ * plural form is tried first, as i18next does.
+ */
+export function tr(lng: Lng, ns: string, key: string, vars: Record<string, string | number> = {}): string {
+  const file = `${lng}/${ns}`;
+  if (!bundles.has(file)) {
+    bundles.set(
+      file,
+      JSON.parse(readFileSync(`src/web/i18n/locales/${file}.json`, 'utf8')) as Record<string, unknown>,
+    );
+  }
+  const lookup = (path: string) => {
+    let value: unknown = bundles.get(file);
+    for (const part of path.split('.')) value = (value as Record<string, unknown> | undefined)?.[part];
+    return value;
+  };
+  const plural = typeof vars.count === 'number' ? `${key}_${vars.count === 1 ? 'one' : 'other'}` : null;
+  const value = (plural ? lookup(plural) : undefined) ?? lookup(key);
+  if (typeof value !== 'string') throw new Error(`no translation ${lng}:${ns}:${key}`);
+  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
+}
+
+/** A full-page shot from the top (scrolled, the sticky header would be painted half-way down). */
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.mouse.wheel(0, -100_000);
+  await screenshot(page, name);
+}
+
+/** Answers the assistant until it ends the conversation (it says so with its completion marker). */
+export async function chatToTheEnd(page: Page, answers: string[]): Promise<void> {
+  const input = page.locator('#chat-input');
+  const assistant = page.locator('[role=log] [data-role=assistant]');
+  for (let i = 0; i < 8; i++) {
+    await expect(input).toBeEnabled();
+    const before = await assistant.count();
+    await input.fill(answers[i % answers.length] ?? 'Yes');
+    await input.press('Enter');
+    await expect(assistant).toHaveCount(before + 1, { timeout: 20_000 });
+    // The reply is written word by word; the composer stays locked until it is whole.
+    await expect(page.locator('[data-streaming=true]')).toHaveCount(0, { timeout: 20_000 });
+    if (await input.isDisabled()) return;
+  }
+  throw new Error('the assistant never ended the conversation');
+}
+
+/** Fills every question of the survey form with a plausible answer of its type, then sends it. */
+export async function fillAndSendSurvey(page: Page, lng: Lng): Promise<void> {
+  const submit = page.getByRole('button', { name: tr(lng, 'execute', 'survey.submit') });
+  await expect(submit).toBeVisible();
+  const form = page.locator('form');
+  for (const field of await form.locator('input[type=text], textarea').all()) await field.fill('Acme Bakery');
+  for (const field of await form.locator('input[type=number]').all()) await field.fill('42');
+  for (const select of await form.locator('select').all()) await select.selectOption({ index: 1 });
+  const boxes = form.locator('input[type=checkbox]');
+  if ((await boxes.count()) > 0) await boxes.first().check();
+  await submit.click();
+  await expectResultScreen(page);
+}
+
+/**
+ * Waits for a run's result screen. When it does not come, the failure says what the page showed instead and
+ * what the server says of the person's newest run, since a CI log is all there is to read afterwards.
+ */
+export async function expectResultScreen(page: Page, timeout = 45_000): Promise<void> {
+  try {
+    await expect(page.getByTestId('result-screen')).toBeVisible({ timeout });
+  } catch (err) {
+    const shown = await page
+      .locator('main')
+      .innerText({ timeout: 2_000 })
+      .catch(() => '(no main element)');
+    const runs = await page.request
+      .get('/api/executions')
+      .then((res) => res.text())
+      .catch((e: unknown) => String(e));
+    throw new Error(
+      `${err instanceof Error ? err.message : String(err)}\n\nThe page showed:\n${shown.slice(0, 1500)}` +
+        `\n\nThe newest run, as the server says:\n${runs.slice(0, 1500)}`,
+      { cause: err },
+    );
+  }
 }

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
-import { expectAccessible, newEmail, screenshot, signUpViaApi } from './fixtures.js';
+import { expectAccessible, newEmail, SCREENS, screenshot, signUpViaApi } from './fixtures.js';
 
 test('a new user signs up and lands on the catalogue with 5 credits in the badge', async ({ page }) => {
   await page.goto('/signup?lng=en');
@@ -75,21 +75,23 @@ test.describe('on a phone', () => {
 
 for (const lng of ['en', 'es'] as const) {
   for (const width of [1280, 390]) {
-    test(`home, sign-in and sign-up are accessible and look finished (${lng}, ${width}px)`, async ({
-      page,
-    }) => {
-      await page.setViewportSize({ width, height: 900 });
-      for (const [name, path] of [
-        ['home', '/'],
-        ['signin', '/signin'],
-        ['signup', '/signup'],
-      ] as const) {
-        await page.goto(`${path}?lng=${lng}`);
-        await expect(page.locator('h1')).toBeVisible();
-        await expectAccessible(page);
-        await screenshot(page, `${name}-${lng}-${width}`);
-      }
-    });
+    test(
+      `home, sign-in and sign-up are accessible and look finished (${lng}, ${width}px)`,
+      SCREENS,
+      async ({ page }) => {
+        await page.setViewportSize({ width, height: 900 });
+        for (const [name, path] of [
+          ['home', '/'],
+          ['signin', '/signin'],
+          ['signup', '/signup'],
+        ] as const) {
+          await page.goto(`${path}?lng=${lng}`);
+          await expect(page.locator('h1')).toBeVisible();
+          await expectAccessible(page);
+          await screenshot(page, `${name}-${lng}-${width}`);
+        }
+      },
+    );
   }
 }
 

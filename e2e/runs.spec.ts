@@ -1,9 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { expect, request, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
-import { expectAccessible, screenshot, signUpViaApi } from './fixtures.js';
+import {
+  chatToTheEnd,
+  expectAccessible,
+  type Lng,
+  screenshot,
+  signUpViaApi,
+  expectResultScreen,
+} from './fixtures.js';
 
-type Lng = 'en' | 'es';
 interface Demo {
   id: string;
   name: { en: string; es: string };
@@ -76,21 +82,6 @@ async function openFromCatalogue(page: Page, workflow: Demo, lng: Lng): Promise<
   await page.goto(`/workflows?lng=${lng}`);
   await page.getByRole('button', { name: `${TEXT[lng].execute} ${workflow.name[lng]}`, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/workflows/${workflow.id}/execute$`));
-}
-
-/** Answers the assistant until it ends the conversation (it says so with its completion marker). */
-async function chatToTheEnd(page: Page, answers: string[]): Promise<void> {
-  const input = page.locator('#chat-input');
-  const assistant = page.locator('[role=log] [data-role=assistant]');
-  for (let i = 0; i < 8; i++) {
-    await expect(input).toBeEnabled();
-    const before = await assistant.count();
-    await input.fill(answers[i % answers.length] ?? 'Yes');
-    await input.press('Enter');
-    await expect(assistant).toHaveCount(before + 1, { timeout: 20_000 });
-    if (await input.isDisabled()) return;
-  }
-  throw new Error('the assistant never ended the conversation');
 }
 
 /** Fills every question of the survey form with a plausible answer of its type. */
@@ -173,9 +164,9 @@ for (const lng of ['es', 'en'] as const) {
     await input.press('Enter');
     await expect(page.locator('[role=log] [data-role=user]').first()).toHaveText(/Line one\s+line two/);
     await chatToTheEnd(page, ['A bakery that sells bread to cafés', 'Ten cafés a week', 'Friendly, short']);
-    await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 45_000 });
+    await expectResultScreen(page);
     await expect(page.getByRole('heading', { name: t.completed })).toBeVisible();
-    await expect(page.getByTestId('result-json')).toContainText('bakery');
+    await expect(page.getByTestId('result-text')).toContainText('bakery');
     await expectAccessible(page);
     await screenshot(page, `runs-result-chat-${lng}-1280`);
     await expect(badge(page)).toHaveText('4');
@@ -193,7 +184,7 @@ for (const lng of ['es', 'en'] as const) {
     await fillSurvey(page);
     await expect(page.getByText(t.missing)).toHaveCount(0);
     await page.getByRole('button', { name: t.submit }).click();
-    await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 45_000 });
+    await expectResultScreen(page);
     await expect(page.getByRole('heading', { name: t.completed })).toBeVisible();
     await expect(page.getByTestId('result-filename')).toHaveText(/\.csv$/);
     await expect(page.getByText(lng === 'es' ? 'Archivo CSV' : 'CSV file')).toBeVisible();
@@ -240,7 +231,7 @@ test('the failing demo workflow ends failed with its error, and the credit comes
     await fillSurvey(page);
     await page.getByRole('button', { name: TEXT.en.submit }).click();
   }
-  await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 45_000 });
+  await expectResultScreen(page);
   await expect(page.getByRole('heading', { name: TEXT.en.finished })).toBeVisible();
   await expect(page.getByTestId('result-error')).toContainText('inventory');
   await expect(page.getByText('returned to your balance')).toBeVisible();
@@ -265,14 +256,14 @@ test('a slow workflow shows its progress messages, and an image result is previe
   await expect(progress).toHaveText(/Reading|Comparing|Writing/, { timeout: 30_000 });
   await screenshot(page, 'runs-progress-en-1280');
   await expectAccessible(page);
-  await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 60_000 });
+  await expectResultScreen(page, 60_000);
   await expect(page.getByTestId('result-credits')).toHaveText(`${slow.creditsPerExecution} credits consumed`);
 
   const chart = demo('chart-png');
   await openFromCatalogue(page, chart, 'en');
   await fillSurvey(page);
   await page.getByRole('button', { name: TEXT.en.submit }).click();
-  await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 45_000 });
+  await expectResultScreen(page);
   const image = page.getByTestId('result-image');
   await expect(image).toHaveAttribute('src', /^\/result\/[\w-]+\?inline=1$/);
   await expect
@@ -297,7 +288,7 @@ test('a browser without server-sent events follows the slow run by polling to it
   await expect(page.getByTestId('progress-message')).toHaveText(/Leyendo|Comparando|Redactando/, {
     timeout: 30_000,
   });
-  await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 60_000 });
+  await expectResultScreen(page, 60_000);
   await expect(page.getByRole('heading', { name: TEXT.es.completed })).toBeVisible();
   await expect(badge(page)).toHaveText(String(5 - slow.creditsPerExecution));
 });
@@ -398,7 +389,7 @@ test.describe('on a phone', () => {
     await expect(page.locator('#chat-input')).toBeEnabled();
     await chatToTheEnd(page, ['Una panadería', 'Diez cafeterías', 'Breve']);
     await screenshot(page, 'runs-chat-es-390');
-    await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 45_000 });
+    await expectResultScreen(page);
 
     await openFromCatalogue(page, demo('survey-csv'), 'es');
     await page.getByRole('button', { name: TEXT.es.submit }).click();
@@ -406,7 +397,7 @@ test.describe('on a phone', () => {
     await screenshot(page, 'runs-survey-es-390');
     await fillSurvey(page);
     await page.getByRole('button', { name: TEXT.es.submit }).click();
-    await expect(page.getByTestId('result-screen')).toBeVisible({ timeout: 45_000 });
+    await expectResultScreen(page);
     await screenshot(page, 'runs-result-es-390');
 
     await page.goto('/my-workflows?lng=es');

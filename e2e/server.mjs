@@ -42,6 +42,8 @@ if (isolated) {
     },
   );
   if (built.status !== 0) process.exit(built.status ?? 1);
+  const compressed = spawnSync(process.execPath, ['scripts/precompress.mjs', webDir], { stdio: 'inherit' });
+  if (compressed.status !== 0) process.exit(compressed.status ?? 1);
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     stdio: 'inherit',
     env: { ...process.env, WEB_DIR: webDir, NODE_ENV: 'production', HOST: '127.0.0.1' },

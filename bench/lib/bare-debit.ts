@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 
 export interface BareDebitOptions {
@@ -58,7 +59,8 @@ function postgresDebit(options: BareDebitOptions): { debit: Debit; close: () => 
 }
 
 async function pgliteDebit(options: BareDebitOptions): Promise<{ debit: Debit; close: () => Promise<void> }> {
-  const db = new PGlite({ dataDir: options.target });
+  // The schema's trigram indexes need the extension's code whenever a row of their tables is written.
+  const db = new PGlite({ dataDir: options.target, extensions: { pg_trgm } });
   await db.waitReady;
   const debit: Debit = (userId) =>
     db.transaction(async (tx) => {

@@ -47,10 +47,18 @@ export function ensureServerBuild(): void {
   if (status !== 0) console.warn('bench: tsc reported type errors; running the emitted server anyway');
 }
 
-/** Builds the web app into bench/.data/build/web (the server serves it through WEB_DIR); false if it fails. */
+/**
+ * Builds and precompresses the web app into bench/.data/build/web (the server serves it through WEB_DIR);
+ * false if it fails.
+ */
 export function ensureWebBuild(): boolean {
   linkSources();
-  if (!outdated(join(WEB_DIR, 'index.html'), ['src/web', 'vite.config.ts', ...SHARED])) return true;
-  console.log('bench: building the web app...');
-  return run('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', WEB_DIR, '--emptyOutDir']) === 0;
+  if (outdated(join(WEB_DIR, 'index.html'), ['src/web', 'vite.config.ts', ...SHARED])) {
+    console.log('bench: building the web app...');
+    if (run('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', WEB_DIR, '--emptyOutDir']) !== 0) {
+      return false;
+    }
+  }
+  // As `npm run build`: the server sends the .br/.gz files beside each asset (cheap when they are fresh).
+  return run('node', ['scripts/precompress.mjs', WEB_DIR]) === 0;
 }

@@ -13,8 +13,12 @@ export const RESULTS_JSON = join(ROOT, 'bench', 'results.json');
 export const RESULTS_MD = join(ROOT, 'bench', 'RESULTS.md');
 export const PLANS_DIR = join(ROOT, 'bench', 'plans');
 
-/** Ports of their own, away from the dev server (3000) and the e2e servers (31xx). */
-export const PORTS = { server: 3950, raw: 3951 } as const;
+/**
+ * Ports of their own, away from the dev server (3000) and the e2e servers (31xx); BENCH_PORT moves both, so
+ * that two checkouts can run benchmarks at once.
+ */
+const BASE_PORT = Number(process.env.BENCH_PORT ?? 3950);
+export const PORTS = { server: BASE_PORT, raw: BASE_PORT + 1, webhook: BASE_PORT + 2 } as const;
 
 /** The PostgreSQL server the benchmarks create their `flujo_bench_*` databases on. */
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

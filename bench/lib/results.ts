@@ -94,7 +94,7 @@ function load(): ResultsFile {
   return JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as ResultsFile;
 }
 
-const ORDER = ['catalogue', 'run-start', 'page-weight', 'scale', 'footprint'];
+const ORDER = ['catalogue', 'run-start', 'page-weight', 'scale', 'footprint', 'chat-stream', 'run-events'];
 
 /** Merges one benchmark's result into bench/results.json and renders bench/RESULTS.md from all of them. */
 export async function saveSection(section: SectionResult): Promise<void> {

@@ -4,6 +4,15 @@ import { z } from 'zod';
  * The call the app makes to a workflow's webhook, as a workflow service reads it (docs/webhook-contract.md).
  * The demo services parse it themselves, like any outside service would.
  */
+/** A file question's answer: the file's facts and a signed link to its bytes (valid while the run works). */
+export const ZFileAnswer = z.object({
+  filename: z.string(),
+  content_type: z.string(),
+  size: z.number().int(),
+  url: z.url({ protocol: /^https?$/ }),
+});
+export type TFileAnswer = z.infer<typeof ZFileAnswer>;
+
 export const ZWebhookCall = z.object({
   workflow_id: z.uuid(),
   execution_id: z.uuid(),
@@ -13,7 +22,7 @@ export const ZWebhookCall = z.object({
     .array(
       z.object({
         question: z.string(),
-        answer: z.union([z.string(), z.array(z.string())]),
+        answer: z.union([z.string(), z.array(z.string()), ZFileAnswer]),
       }),
     )
     .max(500),

@@ -4,7 +4,8 @@ import { pdfDocument, type PdfLine } from '../files/pdf.js';
 import { barChartPng } from '../files/png.js';
 import { xlsxWorkbook } from '../files/xlsx.js';
 import { postJsonResult, postMultipartResult, type CallbackTarget } from './callback.js';
-import type { TDemoResult, TWebhookCall } from './contract.js';
+import type { TDemoResult, TFileAnswer, TWebhookCall } from './contract.js';
+import { summariseCsv } from './csv-summary.js';
 
 /** The demo services, one per path under /demo-hooks. */
 export const DEMO_SLUGS = [
@@ -15,6 +16,7 @@ export const DEMO_SLUGS = [
   'report-pdf',
   'slow-research',
   'always-fails',
+  'csv-summary',
 ] as const;
 export type DemoSlug = (typeof DEMO_SLUGS)[number];
 
@@ -34,7 +36,12 @@ export type DemoAnswer = { kind: 'sync'; result: TDemoResult } | { kind: 'async'
 type Texts = { en: string; es: string };
 const say = (call: TWebhookCall, texts: Texts) => texts[call.language];
 
-const answerText = (answer: string | string[]) => (Array.isArray(answer) ? answer.join('; ') : answer);
+type Answer = TWebhookCall['responses'][number]['answer'];
+const isFile = (answer: Answer): answer is TFileAnswer =>
+  typeof answer === 'object' && !Array.isArray(answer);
+/** An answer as one line of text: a list joined, a file by its name. */
+const answerText = (answer: Answer) =>
+  Array.isArray(answer) ? answer.join('; ') : isFile(answer) ? answer.filename : answer;
 const shortId = (call: TWebhookCall) => call.execution_id.slice(0, 8);
 const dateOf = (now: Date) => now.toISOString().slice(0, 10);
 
@@ -43,7 +50,7 @@ function target(call: TWebhookCall): CallbackTarget {
 }
 
 /** A number answer as a number (accepting a decimal comma), otherwise the text. */
-function cellValue(answer: string | string[]): string | number {
+function cellValue(answer: Answer): string | number {
   const text = answerText(answer).trim();
   const number = Number(text.replace(',', '.'));
   return text !== '' && /^-?[\d.,]+$/.test(text) && Number.isFinite(number) ? number : text;
@@ -67,7 +74,8 @@ const HANDLERS: Record<DemoSlug, (ctx: DemoContext) => DemoAnswer> = {
    */
   'chat-summary': ({ call }) => {
     const points = call.responses.map((r) => ({ question: r.question, answer: answerText(r.answer) }));
-    const lines = points.map((p) => `• ${p.answer}`).join('\n');
+    // Markdown: the result screen formats a text result's message, so the brief reads as a list.
+    const lines = points.map((p) => `- ${p.answer}`).join('\n');
     return {
       kind: 'sync',
       result: {
@@ -75,8 +83,8 @@ const HANDLERS: Record<DemoSlug, (ctx: DemoContext) => DemoAnswer> = {
         output_type: 'text',
         output_data: {
           message: say(call, {
-            en: `Here is the brief prepared from your conversation:\n${lines}`,
-            es: `Este es el resumen preparado a partir de tu conversación:\n${lines}`,
+            en: `**Here is the brief** prepared from your conversation:\n\n${lines}`,
+            es: `**Este es el resumen** preparado a partir de tu conversación:\n\n${lines}`,
           }),
           conversation: points,
         },
@@ -221,6 +229,39 @@ const HANDLERS: Record<DemoSlug, (ctx: DemoContext) => DemoAnswer> = {
     return { kind: 'async' };
   },
 
+  /**
+   * Survey with a file question: reads the uploaded CSV through its signed link and answers a text summary
+   * (rows, columns, figures of the numeric columns), posted a moment later to callback_url.
+   */
+  'csv-summary': (ctx) => {
+    const { call } = ctx;
+    const file = call.responses.map((r) => r.answer).find(isFile);
+    const wanted = call.responses.flatMap((r) => (Array.isArray(r.answer) ? r.answer : []));
+    postLater(ctx, 300, async () => {
+      let result: TDemoResult;
+      try {
+        if (!file) throw new Error('no file answer');
+        const summary = summariseCsv(await fetchCsv(file), call.language, wanted);
+        result = {
+          status: 'completed',
+          output_type: 'text',
+          output_data: { message: `**${file.filename}**\n\n${summary}` },
+        };
+      } catch (err) {
+        ctx.log.warn({ err, executionId: call.execution_id }, 'csv summary could not read its file');
+        result = {
+          status: 'failed',
+          error_message: say(call, {
+            en: 'The CSV file could not be read.',
+            es: 'No se pudo leer el archivo CSV.',
+          }),
+        };
+      }
+      await postJsonResult(target(call), result);
+    });
+    return { kind: 'async' };
+  },
+
   /** Any type: always reports a failure with a clear reason, so the refund path can be seen. */
   'always-fails': ({ call }) => ({
     kind: 'sync',
@@ -237,6 +278,18 @@ const HANDLERS: Record<DemoSlug, (ctx: DemoContext) => DemoAnswer> = {
     },
   }),
 };
+
+/** The largest CSV the summary reads: the question takes 2 MB at most. */
+const CSV_FETCH_MAX = 2 * 1024 * 1024;
+
+async function fetchCsv(file: TFileAnswer): Promise<string> {
+  // The link is signed and short-lived; it needs no session and nothing else.
+  const res = await fetch(file.url, { signal: AbortSignal.timeout(10_000) });
+  if (!res.ok) throw new Error(`the file link answered ${res.status}`);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (bytes.length > CSV_FETCH_MAX) throw new Error('the file is larger than the summary reads');
+  return bytes.toString('utf8');
+}
 
 export function runDemo(slug: DemoSlug, ctx: DemoContext): DemoAnswer {
   return HANDLERS[slug](ctx);

@@ -6,19 +6,29 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { demoServices } from '../../demo/register.js';
 import { accountRoutes } from './modules/account/routes.js';
 import { adminEmailRoutes } from './modules/admin/email-routes.js';
+import { adminReviewRoutes } from './modules/admin/review-routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { translateRoutes } from './modules/admin/translate-routes.js';
+import { apiKeyRoutes } from './modules/apikeys/routes.js';
 import { workflowDeleteRoutes } from './modules/admin/workflow-delete-routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { chatRoutes } from './modules/chat/routes.js';
 import { creditRoutes } from './modules/credits/routes.js';
+import { executionApiRoutes } from './modules/executions/api-routes.js';
+import { mcpRoutes } from './modules/executions/mcp-routes.js';
 import { executionRoutes } from './modules/executions/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
+import { publicApiRoutes } from './modules/public-api/routes.js';
 import { resultRoutes } from './modules/results/routes.js';
 import { workflowRoutes } from './modules/workflows/routes.js';
-import { AccessLog, nextRequestId, registerAccessLog } from './plugins/access-log.js';
+import { AccessLog, registerAccessLog } from './plugins/access-log.js';
+import { registerApiRateLimit } from './plugins/api-rate-limit.js';
+import { registerCompression } from './plugins/compression.js';
 import { registerDocs } from './plugins/docs.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { registerRateLimiter } from './plugins/rate-limit.js';
+import { registerMetrics } from './plugins/metrics.js';
+import { registerRequestIdHeader, requestIdGenerator } from './plugins/request-id.js';
 import { registerSecurity, securityHeaders } from './plugins/security.js';
 import { registerSession, requireAdmin } from './plugins/session.js';
 import { registerWeb } from './plugins/web.js';
@@ -46,6 +56,7 @@ export const REDACTED_PATHS = [
   '*.secret_token',
   '*.secretToken',
   '*.token',
+  '*.secretAccessKey',
 ];
 
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<App> {
@@ -65,7 +76,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         };
   const app = Fastify({
     logger,
-    genReqId: nextRequestId,
+    genReqId: requestIdGenerator(deps.config.trustProxy),
     // One log line per answered request is written below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
@@ -80,14 +91,19 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, deps.config);
+  registerRequestIdHeader(app);
   const accessLog = destination ? AccessLog.create(deps.config.logLevel, destination) : null;
   if (accessLog) registerAccessLog(app, accessLog);
+  registerMetrics(app, deps);
   // Cookies are parsed when a request asks for its session (plugins/session.ts), not on every request.
   await app.register(cookie, { hook: false });
   const headers = securityHeaders(deps.config.publicUrl.startsWith('https://'));
   registerSecurity(app, deps, headers);
-  await registerDocs(app);
+  await registerDocs(app, deps.config.publicUrl, deps.config.webDir);
   registerSession(app, deps);
+  await registerRateLimiter(app, deps);
+
+  registerCompression(app);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   app.decorate('draining', false);
@@ -97,24 +113,45 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     if (app.draining) void reply.header('connection', 'close');
     done(null, payload);
   });
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    if (app.draining) return reply.status(503).send({ error: 'Shutting down', code: 'NOT_CONFIGURED' });
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    if (app.draining) {
+      return reply
+        .status(503)
+        .send({ error: 'Shutting down', code: 'NOT_CONFIGURED', requestId: request.id });
+    }
     try {
       await deps.db.execute(sql`select 1`);
       return { ok: true, database: deps.database.kind };
     } catch {
-      return reply.status(503).send({ error: 'Database unavailable', code: 'NOT_CONFIGURED' });
+      return reply
+        .status(503)
+        .send({ error: 'Database unavailable', code: 'NOT_CONFIGURED', requestId: request.id });
     }
   });
 
   await app.register(async (scope) => authRoutes(scope as App, deps), { prefix: '/api/auth' });
   await app.register(async (scope) => accountRoutes(scope as App, deps), { prefix: '/api/account' });
+  await app.register(async (scope) => apiKeyRoutes(scope as App, deps), { prefix: '/api/account/api-keys' });
   await app.register(async (scope) => workflowRoutes(scope as App, deps), { prefix: '/api/workflows' });
   await app.register(async (scope) => executionRoutes(scope as App, deps), { prefix: '/api/executions' });
   await app.register(async (scope) => chatRoutes(scope as App, deps), { prefix: '/api' });
   await app.register(async (scope) => creditRoutes(scope as App, deps), { prefix: '/api/credits' });
   await app.register(async (scope) => paymentRoutes(scope as App, deps), { prefix: '/api/payments' });
   await app.register(async (scope) => resultRoutes(scope as App, deps));
+  // The public API: Bearer API keys only, limited per key; its runs are the executions module's.
+  await app.register(
+    async (scope) => {
+      registerApiRateLimit(scope as App, deps);
+      await publicApiRoutes(scope as App, deps);
+      await executionApiRoutes(scope as App, deps);
+    },
+    { prefix: '/api/v1' },
+  );
+  // MCP clients use the same keys and the same per-key limit.
+  await app.register(async (scope) => {
+    registerApiRateLimit(scope as App, deps);
+    await mcpRoutes(scope as App, deps);
+  });
   // One guard for the whole admin prefix: 401 for visitors, 403 for non-admins, before any body is read.
   const adminOnly = async (request: FastifyRequest) => {
     await requireAdmin(request);
@@ -124,6 +161,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       scope.addHook('onRequest', adminOnly);
       await adminRoutes(scope as App, deps);
       await adminEmailRoutes(scope as App, deps);
+      await adminReviewRoutes(scope as App, deps);
       await translateRoutes(scope as App, deps);
     },
     { prefix: '/api/admin' },

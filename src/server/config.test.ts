@@ -93,3 +93,157 @@ describe('development settings', () => {
     expect(() => loadConfig({ NODE_ENV: 'test', DEBUG_ERRORS: 'yes' })).toThrow(/DEBUG_ERRORS/);
   });
 });
+
+describe('object storage (S3_*)', () => {
+  const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY';
+  const R2 = {
+    NODE_ENV: 'production',
+    S3_BUCKET: 'flujo-results',
+    S3_ENDPOINT: 'https://acc.r2.cloudflarestorage.com/',
+    S3_REGION: 'auto',
+    S3_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+    S3_SECRET_ACCESS_KEY: SECRET,
+  };
+
+  it('keeps files in DATA_DIR without S3_BUCKET, and in the bucket with it', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).storage).toEqual({ kind: 'local' });
+    expect(loadConfig(R2).storage).toEqual({
+      kind: 's3',
+      bucket: 'flujo-results',
+      endpoint: 'https://acc.r2.cloudflarestorage.com',
+      region: 'auto',
+      forcePathStyle: false,
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: SECRET,
+    });
+    const minio = loadConfig({
+      ...R2,
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_REGION: '',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(minio.storage).toMatchObject({ region: 'us-east-1', forcePathStyle: true });
+    const aws = loadConfig({ ...R2, S3_ENDPOINT: '', S3_REGION: 'eu-west-1' });
+    expect(aws.storage).toMatchObject({ endpoint: undefined, region: 'eu-west-1' });
+  });
+
+  it.each([
+    [
+      'a bucket without keys',
+      { S3_ACCESS_KEY_ID: '', S3_SECRET_ACCESS_KEY: '' },
+      /S3_ACCESS_KEY_ID: required when S3_BUCKET is set/,
+    ],
+    [
+      'a bucket without the secret',
+      { S3_SECRET_ACCESS_KEY: '' },
+      /S3_SECRET_ACCESS_KEY: required when S3_BUCKET is set/,
+    ],
+    [
+      'AWS without a region',
+      { S3_ENDPOINT: '', S3_REGION: '' },
+      /S3_REGION: required when S3_BUCKET is set without S3_ENDPOINT/,
+    ],
+    ['settings without a bucket', { S3_BUCKET: '' }, /S3_ENDPOINT: set S3_BUCKET as well/],
+    ['a bucket name with a slash', { S3_BUCKET: 'a/b' }, /S3_BUCKET: must be a bucket name/],
+    ['an endpoint that is not http', { S3_ENDPOINT: 'ftp://files.example' }, /S3_ENDPOINT: must be an http/],
+    ['a path-style flag that is not one', { S3_FORCE_PATH_STYLE: 'yes' }, /S3_FORCE_PATH_STYLE/],
+  ])('refuses %s at start, naming the variable and never printing the secret', (_, change, message) => {
+    let error: unknown;
+    try {
+      loadConfig({ ...R2, ...change });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain(SECRET);
+  });
+});
+
+describe('rate-limit counters (REDIS_URL, REDIS_KEY_PREFIX)', () => {
+  it('count in memory without REDIS_URL, in Redis with it, under flujo: unless another prefix is named', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).rateLimits).toEqual({ kind: 'memory' });
+    expect(
+      loadConfig({ NODE_ENV: 'test', REDIS_URL: 'redis://:pw@redis.internal:6379/2' }).rateLimits,
+    ).toEqual({
+      kind: 'redis',
+      url: 'redis://:pw@redis.internal:6379/2',
+      keyPrefix: 'flujo:',
+    });
+    const tls = loadConfig({
+      NODE_ENV: 'test',
+      REDIS_URL: 'rediss://cache.example',
+      REDIS_KEY_PREFIX: 'staging:',
+    });
+    expect(tls.rateLimits).toMatchObject({ kind: 'redis', keyPrefix: 'staging:' });
+  });
+
+  it.each([
+    ['another scheme', { REDIS_URL: 'http://redis.internal:6379' }, /REDIS_URL: must be redis:\/\//],
+    ['a path that is not a database number', { REDIS_URL: 'redis://redis.internal/keys' }, /REDIS_URL/],
+    ['not a URL', { REDIS_URL: 'redis.internal:6379' }, /REDIS_URL/],
+    ['a prefix with a space', { REDIS_URL: 'redis://r', REDIS_KEY_PREFIX: 'my app:' }, /REDIS_KEY_PREFIX/],
+    ['a prefix without REDIS_URL', { REDIS_KEY_PREFIX: 'flujo:' }, /REDIS_KEY_PREFIX: set REDIS_URL as well/],
+  ])('refuses %s at start, naming the variable', (_, change, message) => {
+    let error: unknown;
+    try {
+      loadConfig({ NODE_ENV: 'test', ...change });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('never prints the password of a refused REDIS_URL', () => {
+    let error: unknown;
+    try {
+      loadConfig({ NODE_ENV: 'test', REDIS_URL: 'redis://:hunter2-secret@redis.internal/x' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/REDIS_URL/);
+    expect((error as Error).message).not.toContain('hunter2-secret');
+  });
+});
+
+describe('metrics (METRICS_TOKEN, METRICS_PORT)', () => {
+  const TOKEN = 'c0ffee'.repeat(6);
+
+  it('serves no metrics unless one of them is set, in production too', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).metrics).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'test', METRICS_TOKEN: TOKEN }).metrics).toEqual({
+      token: TOKEN,
+      port: undefined,
+    });
+    expect(loadConfig({ NODE_ENV: 'test', METRICS_PORT: '9464' }).metrics).toEqual({
+      token: undefined,
+      port: 9464,
+    });
+    expect(loadConfig({ NODE_ENV: 'test', METRICS_PORT: '9464', METRICS_TOKEN: TOKEN }).metrics).toEqual({
+      token: TOKEN,
+      port: 9464,
+    });
+  });
+
+  it.each([
+    ['a short token', { METRICS_TOKEN: 'short-token' }, /METRICS_TOKEN: at least 32 characters/],
+    [
+      'a token with a space',
+      { METRICS_TOKEN: `${TOKEN} x` },
+      /METRICS_TOKEN: printable ASCII without spaces/,
+    ],
+    ['the app port', { PORT: '8080', METRICS_PORT: '8080' }, /METRICS_PORT: must differ from PORT/],
+    ['a port out of range', { METRICS_PORT: '70000' }, /METRICS_PORT/],
+  ])('refuses %s, naming the variable', (_case, env, message) => {
+    expect(() => loadConfig({ NODE_ENV: 'test', ...env })).toThrow(message);
+  });
+
+  it('never repeats a refused token in its message', () => {
+    const token = 'a-token-that-is-too-short';
+    expect(() => loadConfig({ NODE_ENV: 'test', METRICS_TOKEN: token })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining(token) }),
+    );
+  });
+});

@@ -20,6 +20,8 @@ const ZEnv = z
     DEMO_WORKFLOWS: booleanFlag.optional(),
     /** Pace of the slow demo workflow: milliseconds between its progress messages (4 steps in all). */
     DEMO_SLOW_STEP_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+    /** Pace of the scripted chat assistant's streamed replies: milliseconds between words (0: all at once). */
+    DEMO_CHAT_WORD_MS: z.coerce.number().int().min(0).max(2_000).default(40),
     LLM_BASE_URL: z.url().optional(),
     LLM_API_KEY: z.string().min(1).optional(),
     LLM_MODEL: z.string().min(1).optional(),
@@ -30,6 +32,11 @@ const ZEnv = z
     /** Where the stripe client sends its calls; only tests point it elsewhere. */
     STRIPE_API_URL: z.url().optional(),
     ALLOW_PRIVATE_WEBHOOKS: booleanFlag.optional(),
+    /**
+     * The key of the signed links through which workflow services fetch files uploaded as survey answers.
+     * Unset: one is made and kept in DATA_DIR (enough while instances share DATA_DIR, as result files do).
+     */
+    FILE_LINK_SECRET: z.string().min(32, 'at least 32 characters').optional(),
     /** Addresses or CIDRs of the reverse proxies in front (comma-separated; `loopback`, `uniquelocal` work). */
     TRUST_PROXY: z
       .string()
@@ -53,6 +60,48 @@ const ZEnv = z
         'must be "Name <address>" or an address',
       )
       .optional(),
+    /** Result files in an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO) instead of DATA_DIR/results. */
+    S3_BUCKET: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'must be a bucket name (3-63 lower-case letters, digits, dots, hyphens)',
+      )
+      .optional(),
+    /** The service's address; unset means AWS S3 itself (then S3_REGION is required). */
+    S3_ENDPOINT: z
+      .url()
+      .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
+      .optional(),
+    S3_REGION: z
+      .string()
+      .regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as eu-west-1 (auto for Cloudflare R2)')
+      .optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** Bucket in the path (http://host/bucket/key) instead of the host name: MinIO and most self-hosted servers. */
+    S3_FORCE_PATH_STYLE: booleanFlag.optional(),
+    /** Rate-limit counters shared by every instance; unset, each instance counts in its own memory. */
+    REDIS_URL: z
+      .url()
+      .regex(
+        /^rediss?:\/\/[^/\s]+(\/\d{1,2})?\/?$/,
+        'must be redis://[user:pass@]host[:port][/db] or rediss://...',
+      )
+      .optional(),
+    /** Put before every key, so that several deployments can share one Redis. */
+    REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[\w:.-]{1,64}$/, 'at most 64 letters, digits, and . _ : -')
+      .optional(),
+    /** GET /metrics answers only with `Authorization: Bearer <this>`. */
+    METRICS_TOKEN: z
+      .string()
+      .min(32, 'at least 32 characters')
+      .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+      .optional(),
+    /** GET /metrics on a listener of its own, on this port, instead of the app's. */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   })
   .superRefine((env, ctx) => {
     if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
@@ -70,6 +119,38 @@ const ZEnv = z
           'required when DATABASE_URL is set: stripe for real payments, or demo to grant purchases for free',
       });
     }
+    if (env.S3_BUCKET === undefined) {
+      for (const key of S3_SETTINGS) {
+        if (env[key] !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'set S3_BUCKET as well, or remove this setting',
+          });
+      }
+    } else {
+      for (const key of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (env[key] === undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: 'required when S3_BUCKET is set' });
+      }
+      if (env.S3_ENDPOINT === undefined && env.S3_REGION === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['S3_REGION'],
+          message: "required when S3_BUCKET is set without S3_ENDPOINT (AWS S3 needs the bucket's region)",
+        });
+      }
+    }
+    if (env.REDIS_KEY_PREFIX !== undefined && env.REDIS_URL === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_KEY_PREFIX'],
+        message: 'set REDIS_URL as well, or remove it',
+      });
+    }
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
+      ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT' });
+    }
     if (env.PAYMENT_PROVIDER === 'stripe') {
       for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
         if (!env[key])
@@ -78,22 +159,58 @@ const ZEnv = z
     }
   });
 
+const S3_SETTINGS = [
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+] as const;
+
+export interface S3StorageConfig {
+  kind: 's3';
+  bucket: string;
+  endpoint: string | undefined;
+  region: string;
+  forcePathStyle: boolean;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** Where rate-limit counters live: this process's memory, or a Redis every instance shares. */
+export type RateLimitStoreConfig =
+  | { kind: 'memory' }
+  | {
+      kind: 'redis';
+      /** May hold a password: never logged. */
+      url: string;
+      keyPrefix: string;
+    };
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
   host: string;
   publicUrl: string;
   dataDir: string;
+  /** Where result files are kept: DATA_DIR/results, or a bucket. */
+  storage: { kind: 'local' } | S3StorageConfig;
   databaseUrl: string | undefined;
+  /** Chat, translate, sign-up and API-key limits count here (REDIS_URL, REDIS_KEY_PREFIX). */
+  rateLimits: RateLimitStoreConfig;
   admin: { email: string; password: string } | undefined;
   demoWorkflows: boolean;
   /** Milliseconds between the slow demo's progress messages (5 s: about 20 seconds in all). */
   demoSlowStepMs: number;
+  /** Milliseconds between the words of the scripted assistant's streamed replies. */
+  demoChatWordMs: number;
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   payments:
     | { provider: 'demo' }
     | { provider: 'stripe'; secretKey: string; webhookSecret: string; apiUrl: string | undefined };
   allowPrivateWebhooks: boolean;
+  /** FILE_LINK_SECRET; undefined: the key kept in DATA_DIR (lib/file-link-secret.ts). Never logged. */
+  fileLinkSecret: string | undefined;
   /** Proxies whose X-Forwarded-For entries are believed, as Fastify's `trustProxy` takes them; false: none. */
   trustProxy: string | false;
   logLevel: string;
@@ -106,6 +223,11 @@ export interface Config {
     smtpUrl: string | undefined;
     from: string;
   };
+  /**
+   * Where GET /metrics is served: on the app's listener behind a Bearer token, or on a port of its own (with
+   * the token too when both are set). Undefined: nowhere, the safe default.
+   */
+  metrics: { token: string | undefined; port: number | undefined } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -159,13 +281,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host,
     publicUrl,
     dataDir: e.DATA_DIR,
+    storage: e.S3_BUCKET
+      ? {
+          kind: 's3',
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT?.replace(/\/$/, ''),
+          // Services other than AWS take any region name for signing; us-east-1 is the one every one accepts.
+          region: e.S3_REGION ?? 'us-east-1',
+          forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false,
+          accessKeyId: e.S3_ACCESS_KEY_ID ?? '',
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? '',
+        }
+      : { kind: 'local' },
     databaseUrl: e.DATABASE_URL,
+    rateLimits: e.REDIS_URL
+      ? { kind: 'redis', url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX ?? 'flujo:' }
+      : { kind: 'memory' },
     admin:
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD
         ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD }
         : undefined,
     demoWorkflows,
     demoSlowStepMs: e.DEMO_SLOW_STEP_MS,
+    demoChatWordMs: e.DEMO_CHAT_WORD_MS,
     llm: e.LLM_BASE_URL
       ? {
           baseUrl: e.LLM_BASE_URL.replace(/\/$/, ''),
@@ -183,6 +321,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : { provider: 'demo' },
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? (embedded && demoWorkflows),
+    fileLinkSecret: e.FILE_LINK_SECRET,
     trustProxy:
       e.TRUST_PROXY === 'false'
         ? false
@@ -194,5 +333,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM ?? `Flujo <no-reply@${new URL(publicUrl).hostname}>`,
     },
+    metrics:
+      e.METRICS_TOKEN !== undefined || e.METRICS_PORT !== undefined
+        ? { token: e.METRICS_TOKEN, port: e.METRICS_PORT }
+        : undefined,
   };
 }

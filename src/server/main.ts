@@ -1,3 +1,5 @@
+// First, before anything allocates much: see the module.
+import './lib/tick-classes.js';
 import { resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, startupWarnings, type Config } from './config.js';
@@ -5,6 +7,7 @@ import { openConfiguredDatabase } from './db/open.js';
 import { seed } from './db/seed.js';
 import { JOBS } from './jobs/index.js';
 import { startJobs } from './jobs/scheduler.js';
+import { Metrics } from './lib/metrics.js';
 
 const SHUTDOWN_DRAIN_MS = 1000;
 
@@ -20,8 +23,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const database = await openConfiguredDatabase(config);
-  const seeded = await seed(database.db, config);
-  const deps = { config, database, db: database.db, now: () => new Date() };
+  const deps = { config, database, db: database.db, now: () => new Date(), metrics: new Metrics() };
+  const seeded = await seed(deps);
   const app = await buildApp(deps);
   const stopJobs = startJobs(deps, JOBS, app.log);
 
@@ -44,10 +47,12 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  const metricsListener = await app.listenForMetrics();
   const url = config.publicUrl;
   console.log(
     `\n  Flujo is running at ${url}  (database: ${database.kind === 'pglite' ? `embedded, in ${resolve(config.dataDir)}` : 'PostgreSQL'})`,
   );
+  if (metricsListener) console.log(`  Metrics: http://${config.host}:${metricsListener.port}/metrics`);
   // To stderr and framed, so they stand out in a process manager's log as well as in a terminal.
   for (const warning of startupWarnings(config)) {
     console.warn(`\n  ${'!'.repeat(100)}\n  WARNING: ${warning}\n  ${'!'.repeat(100)}\n`);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
+import type { Metrics } from './lib/metrics.js';
 
 export type App = FastifyInstance<
   Server,
@@ -19,4 +20,6 @@ export interface AppDeps {
   db: Db;
   /** Current time; injectable so expiry and renewal can be tested without waiting. */
   now: () => Date;
+  /** This instance's counters; each is moved where its fact happens, and served at /metrics when configured. */
+  metrics: Metrics;
 }

@@ -5,6 +5,12 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { fromProjectRoot } from '../lib/project-root.js';
+import {
+  type Notifications,
+  pgliteNotifications,
+  PostgresNotifications,
+  type PostgresNotificationOptions,
+} from './notifications.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -12,10 +18,24 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 
+/** The connection pool's state, for the metrics. */
+export interface PoolStats {
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  max: number;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The database's LISTEN/NOTIFY channels, through one listening connection opened on first use. */
+  notifications: Notifications;
   close(): Promise<void>;
+  /** The pool now; null on PGlite, which has one connection in the process and no pool. */
+  poolStats(): PoolStats | null;
   /** The PGlite instance, for backups; undefined on PostgreSQL. */
   pglite?: PGlite;
 }
@@ -24,31 +44,75 @@ export interface Database {
 export const MIGRATIONS_FOLDER = fromProjectRoot('src/server/db/migrations');
 
 export type DatabaseOptions =
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      /** The listening connection's timings (tests shorten or lengthen them). */
+      listener?: Omit<PostgresNotificationOptions, 'url'>;
+    }
   | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+
+/**
+ * The contrib extensions the schema uses (pg_trgm for the admin searches' indexes). Every PGlite that opens
+ * Flujo's data must load them: writing a row updates those indexes, which need the extension's code.
+ */
+export async function pgliteExtensions() {
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  return { pg_trgm };
+}
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
+    const max = options.poolSize ?? 20;
+    const pool = new pg.Pool({ connectionString: options.url, max });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => undefined);
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
-    return { db, kind: 'postgres', close: () => pool.end() };
+    const notifications = new PostgresNotifications({ ...options.listener, url: options.url });
+    return {
+      db,
+      kind: 'postgres',
+      notifications,
+      close: async () => {
+        await notifications.close();
+        await pool.end();
+      },
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max,
+      }),
+    };
   }
   // Loaded only when used: a PostgreSQL deployment starts faster without PGlite's modules.
-  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }, extensions] = await Promise.all([
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
+    pgliteExtensions(),
   ]);
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = new PGlite({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    extensions,
   });
   await client.waitReady;
   const pgliteDb = drizzlePglite({ client, schema });
   await migratePglite(pgliteDb, { migrationsFolder: MIGRATIONS_FOLDER });
-  return { db: pgliteDb as unknown as Db, kind: 'pglite', pglite: client, close: () => client.close() };
+  const notifications = pgliteNotifications(client);
+  return {
+    db: pgliteDb as unknown as Db,
+    kind: 'pglite',
+    pglite: client,
+    notifications,
+    close: async () => {
+      await notifications.close();
+      await client.close();
+    },
+    poolStats: () => null,
+  };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -14,6 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { TBilingual } from '#shared/contract/common.js';
+import { LEDGER_NOTE_KINDS, type TLedgerNoteParams } from '#shared/contract/credits.js';
 import { EMAIL_STATUSES } from '#shared/contract/emails.js';
 import type { TSurveyQuestion } from '#shared/contract/workflows.js';
 
@@ -74,6 +76,13 @@ export const userProfiles = pgTable(
     /** Set when the person deleted their account: personal data is gone, the ledger rows stay. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
+    /**
+     * The e-mail and the name folded (lower case, no accents) for the admin search, computed by the database
+     * on every write so that a search's checks compare plain text (flujo_fold, migration 0010).
+     */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(sql`flujo_fold(email || chr(10) || coalesce(full_name, ''))`),
     updatedAt: updatedAt(),
   },
   (t) => [
@@ -81,13 +90,17 @@ export const userProfiles = pgTable(
     check('user_profiles_status_valid', sql`${t.accountStatus} in ('active', 'suspended')`),
     check('user_profiles_language_valid', sql`${t.language} in ('es', 'en')`),
     index('user_profiles_created_idx').on(t.createdAt.desc()),
-    // Admin user search: e-mail prefix (LIKE 'x%' needs text_pattern_ops) and word prefix of the name.
     index('user_profiles_email_prefix_idx').on(t.email.op('text_pattern_ops')),
-    index('user_profiles_full_name_fts_idx').using(
-      'gin',
-      sql`to_tsvector('simple', coalesce(${t.fullName}, ''))`,
-    ),
+    // Admin user search: any part of the e-mail or name, accents and case aside (migration 0010).
+    index('user_profiles_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
+);
+
+/** A workflow's names, folded for the admin search (both languages, one per line). */
+export const workflowNameFolded = sql.raw(`flujo_fold((name ->> 'es') || chr(10) || (name ->> 'en'))`);
+/** The names and descriptions, folded for the admin search of the workflow list. */
+export const workflowTextFolded = sql.raw(
+  `flujo_fold((name ->> 'es') || chr(10) || (name ->> 'en') || chr(10) || coalesce(description ->> 'es', '') || chr(10) || coalesce(description ->> 'en', ''))`,
 );
 
 export const userWorkflows = pgTable(
@@ -122,6 +135,10 @@ export const userWorkflows = pgTable(
     check('user_workflows_credits_min', sql`${t.creditsPerExecution} >= 1`),
     index('user_workflows_catalogue_idx').on(t.isActive, t.isPublic, t.createdAt.desc()),
     index('user_workflows_created_idx').on(t.createdAt.desc()),
+    // Admin searches: the names (runs by workflow) and the names with the descriptions (the workflow list),
+    // folded; the same expressions as admin/search.ts.
+    index('user_workflows_name_trgm_idx').using('gin', sql`${workflowNameFolded} gin_trgm_ops`),
+    index('user_workflows_text_trgm_idx').using('gin', sql`${workflowTextFolded} gin_trgm_ops`),
   ],
 );
 
@@ -160,6 +177,8 @@ export const workflowExecutions = pgTable(
     nextDispatchAt: timestamp('next_dispatch_at', { withTimezone: true }),
     dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** When the stored result file (result_path) is deleted; kept afterwards, so the run says it expired. */
+    fileExpiresAt: timestamp('file_expires_at', { withTimezone: true }),
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
@@ -173,11 +192,24 @@ export const workflowExecutions = pgTable(
     index('executions_open_expiry_idx')
       .on(t.expiresAt)
       .where(sql`${t.status} in ('pending', 'running')`),
+    index('executions_file_expiry_idx')
+      .on(t.fileExpiresAt)
+      .where(sql`${t.resultPath} is not null`),
     index('executions_dispatch_due_idx')
       .on(t.nextDispatchAt)
       .where(sql`${t.nextDispatchAt} is not null`),
   ],
 );
+
+/**
+ * Stored files whose row is gone (a deleted workflow's runs) or whose time is up, written in the same
+ * transaction as that change and removed from the store after it commits; the retention job retries what a
+ * failed or interrupted removal left, so no file outlives its run.
+ */
+export const storageDeletions = pgTable('storage_deletions', {
+  key: text('key').primaryKey(),
+  createdAt: createdAt(),
+});
 
 /**
  * One row per started run whose workflow's execution_count has not counted it yet (see runs/tally.ts). No
@@ -205,7 +237,11 @@ export const creditTransactions = pgTable(
     transactionType: text('transaction_type', { enum: TRANSACTION_TYPES }).notNull(),
     usdAmount: numeric('usd_amount', { precision: 10, scale: 2 }),
     planName: text('plan_name'),
+    /** The admin's reason (`admin_adjustment`) or a text from before note kinds (`other`); null otherwise. */
     notes: text('notes'),
+    /** What the row is for, worded by the reader's screen in their language. */
+    noteKind: text('note_kind', { enum: LEDGER_NOTE_KINDS }).notNull().default('other'),
+    noteParams: jsonb('note_params').$type<TLedgerNoteParams>().notNull().default({}),
     /** Unique business reference (payment event, renewal period) that makes a grant happen once. */
     reference: text('reference').unique(),
     createdAt: createdAt(),
@@ -266,6 +302,7 @@ export const adminAuditLogs = pgTable(
     index('audit_created_idx').on(t.createdAt.desc()),
     index('audit_action_created_idx').on(t.actionType, t.createdAt.desc()),
     index('audit_admin_idx').on(t.adminUserId),
+    index('audit_action_trgm_idx').using('gin', sql`flujo_fold(${t.actionType}) gin_trgm_ops`),
   ],
 );
 
@@ -307,6 +344,24 @@ export const authThrottle = pgTable('auth_throttle', {
 export const paymentEvents = pgTable('payment_events', {
   id: text('id').primaryKey(),
   type: text('type').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * What a Stripe payment granted, found again by its payment intent or invoice when Stripe reports a refund or a
+ * dispute: the credits to take back, and how many already were (or could not be, the balance being too low).
+ */
+export const stripePayments = pgTable('stripe_payments', {
+  id: id(),
+  paymentIntentId: text('payment_intent_id').unique(),
+  invoiceId: text('invoice_id').unique(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  planName: text('plan_name').notNull(),
+  credits: integer('credits').notNull(),
+  creditsReversed: integer('credits_reversed').notNull().default(0),
+  creditsUnrecovered: integer('credits_unrecovered').notNull().default(0),
   createdAt: createdAt(),
 });
 
@@ -374,3 +429,104 @@ export const emailOutbox = pgTable(
     index('email_outbox_user_idx').on(t.userId),
   ],
 );
+
+/**
+ * Personal API keys for `/api/v1` and `/mcp`. Only the SHA-256 of the key is stored and keys are found by that
+ * hash, so no comparison ever runs over the secret itself. `spent_credits` counts what the key charged in
+ * `spent_month` (the first day of a UTC month); a run in a later month starts the count again. The row is
+ * locked by the start's debit so that concurrent runs cannot pass `monthly_credit_limit` together.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The first characters of the key, shown in lists so that a person can tell keys apart. */
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    monthlyCreditLimit: integer('monthly_credit_limit'),
+    spentMonth: timestamp('spent_month', { withTimezone: true }),
+    spentCredits: integer('spent_credits').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('api_keys_limit_positive', sql`${t.monthlyCreditLimit} is null or ${t.monthlyCreditLimit} > 0`),
+    check('api_keys_spent_non_negative', sql`${t.spentCredits} >= 0`),
+    index('api_keys_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * A file a person uploaded as the answer to a survey's file question: at most one per question and run (a
+ * replacement is a delete, then a new upload). The bytes live in the result file storage under storage_key;
+ * whoever deletes runs removes these keys from the storage too.
+ */
+export const runInputFiles = pgTable(
+  'run_input_files',
+  {
+    id: id(),
+    executionId: uuid('execution_id')
+      .notNull()
+      .references(() => workflowExecutions.id, { onDelete: 'cascade' }),
+    questionId: text('question_id').notNull(),
+    storageKey: text('storage_key').notNull(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('run_input_files_question_idx').on(t.executionId, t.questionId),
+    check('run_input_files_size_positive', sql`${t.size} > 0`),
+  ],
+);
+
+/**
+ * One review per person and workflow (migration 0012). An admin hides a review by setting `hidden_at`: it then
+ * counts in no average and is shown to no one but its author and the admins.
+ */
+export const workflowReviews = pgTable(
+  'workflow_reviews',
+  {
+    id: id(),
+    workflowId: uuid('workflow_id')
+      .notNull()
+      .references(() => userWorkflows.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rating: integer('rating').notNull(),
+    comment: text('comment'),
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    hiddenBy: uuid('hidden_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('workflow_reviews_rating_range', sql`${t.rating} between 1 and 5`),
+    check('workflow_reviews_comment_length', sql`char_length(${t.comment}) <= 2000`),
+    uniqueIndex('workflow_reviews_one_per_person').on(t.workflowId, t.userId),
+    index('workflow_reviews_workflow_created_idx').on(t.workflowId, t.createdAt.desc()),
+    index('workflow_reviews_user_idx').on(t.userId),
+    index('workflow_reviews_hidden_by_idx').on(t.hiddenBy),
+  ],
+);
+
+/**
+ * Each workflow's visible reviews, counted and summed, for the catalogue. Kept apart from `user_workflows` so
+ * that a review never locks the row every run start reads. Review writers lock this row first and then count
+ * again (`workflows/reviews.ts`); `version` grows with every write, so the catalogue's fingerprint sees any.
+ */
+export const workflowRatings = pgTable('workflow_ratings', {
+  workflowId: uuid('workflow_id')
+    .primaryKey()
+    .references(() => userWorkflows.id, { onDelete: 'cascade' }),
+  reviewCount: integer('review_count').notNull().default(0),
+  ratingSum: integer('rating_sum').notNull().default(0),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});

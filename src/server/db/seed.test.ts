@@ -18,14 +18,14 @@ afterAll(async () => {
 
 /** A restart of the server with this admin in its environment, on the same database. */
 function restartWith(admin: { email: string; password: string } | undefined) {
-  return seed(
-    t.database.db,
-    loadConfig({
+  return seed({
+    ...t.deps,
+    config: loadConfig({
       NODE_ENV: 'test',
       DEMO_WORKFLOWS: 'false',
       ...(admin ? { ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password } : {}),
     }),
-  );
+  });
 }
 
 async function signIn(email: string, password: string) {

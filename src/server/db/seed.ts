@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../lib/errors.js';
 import { createAccount, hashPassword, revokeUserSessions } from '../modules/auth/service.js';
 import { seedConfig } from '../modules/settings/service.js';
+import type { AppDeps } from '../types.js';
 import type { Db } from './client.js';
 import { userProfiles, users } from './schema.js';
 
@@ -20,19 +21,24 @@ export interface SeedResult {
   adminRefused?: string;
 }
 
+/** What making accounts needs: the database, and the metrics their sign-up bonus is counted in. */
+type AccountDeps = Pick<AppDeps, 'db' | 'metrics'>;
+
 /** Idempotent first-start data: live config, the first admin, the demo workflows. */
-export async function seed(db: Db, config: Config): Promise<SeedResult> {
+export async function seed(deps: Pick<AppDeps, 'db' | 'config' | 'metrics'>): Promise<SeedResult> {
+  const { db, config } = deps;
   await seedConfig(db, { require_email_verification: config.mail.smtpUrl !== undefined });
-  const result = await seedFirstAdmin(db, config);
+  const result = await seedFirstAdmin(deps, config);
   // After the admin: the demo workflows belong to the first one. On every start, not just the first, because
   // this is also how the demo services (re)learn the secrets they verify calls with.
   if (config.demoWorkflows) await seedDemoWorkflows(db, config);
   return result;
 }
 
-async function seedFirstAdmin(db: Db, config: Config): Promise<SeedResult> {
+async function seedFirstAdmin(deps: AccountDeps, config: Config): Promise<SeedResult> {
+  const { db } = deps;
   if (config.admin) {
-    const outcome = await ensureStartupAdmin(db, config.admin.email, config.admin.password);
+    const outcome = await ensureStartupAdmin(deps, config.admin.email, config.admin.password);
     return outcome === 'refused' ? { adminRefused: notPromotedMessage(config.admin.email) } : {};
   }
   const [anyAdmin] = await db
@@ -42,7 +48,7 @@ async function seedFirstAdmin(db: Db, config: Config): Promise<SeedResult> {
     .limit(1);
   if (anyAdmin) return {};
   const password = randomBytes(12).toString('base64url');
-  const outcome = await ensureStartupAdmin(db, DEMO_ADMIN_EMAIL, password);
+  const outcome = await ensureStartupAdmin(deps, DEMO_ADMIN_EMAIL, password);
   if (outcome === 'refused') return { adminRefused: notPromotedMessage(DEMO_ADMIN_EMAIL) };
   return outcome === 'created' ? { demoAdmin: { email: DEMO_ADMIN_EMAIL, password } } : {};
 }
@@ -74,9 +80,9 @@ export async function accountByEmail(
 }
 
 /** Creates an admin account, or returns false when the address was taken meanwhile (another instance). */
-async function createAdmin(db: Db, email: string, password: string): Promise<boolean> {
+async function createAdmin(deps: AccountDeps, email: string, password: string): Promise<boolean> {
   try {
-    await createAccount(db, { email, password, fullName: 'Admin', isAdmin: true });
+    await createAccount(deps, { email, password, fullName: 'Admin', isAdmin: true });
     return true;
   } catch (err) {
     if (err instanceof AppError && err.code === 'CONFLICT') return false;
@@ -89,11 +95,11 @@ async function createAdmin(db: Db, email: string, password: string): Promise<boo
  * existing admin is kept as it is, password included; an existing non-admin is never promoted ('refused').
  */
 export async function ensureStartupAdmin(
-  db: Db,
+  deps: AccountDeps,
   email: string,
   password: string,
 ): Promise<'created' | 'kept' | 'refused'> {
-  const found = await findOrCreateAdmin(db, email, password);
+  const found = await findOrCreateAdmin(deps, email, password);
   if (found === 'created') return 'created';
   return found.isAdmin ? 'kept' : 'refused';
 }
@@ -102,12 +108,12 @@ export async function ensureStartupAdmin(
  * Creates the admin, or finds the account that already has the address ('created' when this call made it).
  * Another instance creating it at the same moment is found rather than an error.
  */
-async function findOrCreateAdmin(db: Db, email: string, password: string) {
+async function findOrCreateAdmin(deps: AccountDeps, email: string, password: string) {
   const normalized = email.trim().toLowerCase();
-  const existing = await accountByEmail(db, normalized);
+  const existing = await accountByEmail(deps.db, normalized);
   if (existing) return existing;
-  if (await createAdmin(db, normalized, password)) return 'created' as const;
-  const raced = await accountByEmail(db, normalized);
+  if (await createAdmin(deps, normalized, password)) return 'created' as const;
+  const raced = await accountByEmail(deps.db, normalized);
   if (!raced) throw new Error(`the account ${normalized} could neither be created nor found`);
   return raced;
 }
@@ -118,17 +124,17 @@ async function findOrCreateAdmin(db: Db, email: string, password: string) {
  * account's password is replaced every session of it ends, so whoever held the account before is signed out.
  */
 export async function setAdminCredentials(
-  db: Db,
+  deps: AccountDeps,
   email: string,
   password: string,
   options: { promoteExisting: boolean },
 ): Promise<'created' | 'password-reset' | 'promoted' | 'refused'> {
-  const existing = await findOrCreateAdmin(db, email, password);
+  const existing = await findOrCreateAdmin(deps, email, password);
   if (existing === 'created') return 'created';
   if (!existing.isAdmin && !options.promoteExisting) return 'refused';
   const { id, isAdmin } = existing;
   const hashedPassword = await hashPassword(password);
-  await db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     await tx.update(users).set({ hashedPassword }).where(eq(users.id, id));
     if (!isAdmin) {
       await tx

@@ -2,6 +2,7 @@ import { authCleanupJob } from '../modules/auth/cleanup-job.js';
 import { subscriptionRenewalJob } from '../modules/credits/renewal-job.js';
 import { runExpiryJob, runTallyJob, webhookRetryJob } from '../modules/executions/jobs.js';
 import { mailCleanupJob, mailSendJob } from '../modules/mail/sender.js';
+import { resultRetentionJob } from '../modules/results/jobs.js';
 import type { Job } from './scheduler.js';
 
 /** Every background job the server runs; each module adds its own here. */
@@ -13,4 +14,5 @@ export const JOBS: Job[] = [
   runTallyJob,
   mailSendJob,
   mailCleanupJob,
+  resultRetentionJob,
 ];

@@ -17,11 +17,19 @@ export function startJobs(deps: AppDeps, jobs: Job[], log: FastifyBaseLogger): (
   const running = new Set<Promise<unknown>>();
   let stopped = false;
   for (const job of jobs) {
+    deps.metrics.jobScheduled(job.name, job.intervalMs);
     const tick = () => {
       if (stopped) return;
+      const started = performance.now();
       const p = job
         .run(deps)
-        .catch((err: unknown) => log.error({ err, job: job.name }, 'background job failed'))
+        .then(
+          () => deps.metrics.jobFinished(job.name, true, (performance.now() - started) / 1000),
+          (err: unknown) => {
+            deps.metrics.jobFinished(job.name, false, (performance.now() - started) / 1000);
+            log.error({ err, job: job.name }, 'background job failed');
+          },
+        )
         .finally(() => {
           running.delete(p);
           if (!stopped) timers.push(setTimeout(tick, job.intervalMs).unref());

@@ -10,6 +10,7 @@ import { testClock, type TestApp } from '../test/harness.js';
 import { freePort } from '../modules/executions/testing/workflow-service.js';
 import { processDatabase, startServerProcess, type ProcessDatabase } from '../test/server-process.js';
 import { runAdminCli } from './admin-cli.js';
+import { Metrics } from '../lib/metrics.js';
 
 // `npm run admin -- create` against a database of its own, with the app opened on the same database between
 // two commands (the embedded database takes one holder at a time), as an operator and a user would see it.
@@ -43,14 +44,13 @@ async function withApp<T>(use: (t: TestApp) => Promise<T>): Promise<T> {
     DEMO_WORKFLOWS: 'false',
     ...database.env,
   });
-  const app = await buildApp(
-    { config, database: opened, db: opened.db, now: () => new Date() },
-    { logger: false },
-  );
+  const deps = { config, database: opened, db: opened.db, now: () => new Date(), metrics: new Metrics() };
+  const app = await buildApp(deps, { logger: false });
   try {
     await app.ready();
     const t: TestApp = {
       app,
+      deps,
       database: opened,
       config,
       clock: testClock(),

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { EXIT_USAGE, parseCliArgs, type CliOutput } from './cli.js';
 import { openConfiguredDatabase } from '../db/open.js';
 import { promoteCommand, seed, setAdminCredentials } from '../db/seed.js';
+import { Metrics } from '../lib/metrics.js';
 
 export const ADMIN_USAGE = `Create an admin, or replace an admin's password.
 
@@ -32,16 +33,11 @@ export async function runAdminCli(
       email: { type: 'string' },
       password: { type: 'string' },
       'promote-existing': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h' },
     },
     ADMIN_USAGE,
     out,
   );
-  if (!parsed) return EXIT_USAGE;
-  if (parsed.values.help) {
-    out.log(ADMIN_USAGE);
-    return 0;
-  }
+  if (typeof parsed === 'number') return parsed;
   const input = ZInput.safeParse({
     command: parsed.positionals[0],
     email: parsed.values.email,
@@ -62,7 +58,9 @@ export async function runAdminCli(
     const config = loadConfig(env);
     const database = await openConfiguredDatabase(config);
     try {
-      const outcome = await setAdminCredentials(database.db, normalized, password, { promoteExisting });
+      // A command serves no metrics: the credits it grants (an admin's sign-up bonus) are in the ledger.
+      const deps = { db: database.db, metrics: new Metrics() };
+      const outcome = await setAdminCredentials(deps, normalized, password, { promoteExisting });
       if (outcome === 'refused') {
         out.error(
           `${normalized} belongs to an ordinary account; it was not made an admin and nothing changed. ` +
@@ -73,10 +71,9 @@ export async function runAdminCli(
       }
       // The rest of a first start's data (live settings), so a fresh database is complete. The
       // admin exists by now, so no demo admin is made beside it.
-      await seed(database.db, {
-        ...config,
-        admin: { email: normalized, password },
-        demoWorkflows: false,
+      await seed({
+        ...deps,
+        config: { ...config, admin: { email: normalized, password }, demoWorkflows: false },
       });
       out.log(
         {

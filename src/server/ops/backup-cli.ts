@@ -20,18 +20,9 @@ export async function runBackupCli(
   env: Record<string, string | undefined> = process.env,
   out: CliOutput = console,
 ): Promise<number> {
-  const parsed = parseCliArgs(
-    argv,
-    { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    BACKUP_USAGE,
-    out,
-  );
-  if (!parsed) return EXIT_USAGE;
+  const parsed = parseCliArgs(argv, { out: { type: 'string' } }, BACKUP_USAGE, out);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    out.log(BACKUP_USAGE);
-    return 0;
-  }
   const [command = 'create', ...rest] = positionals;
   const usageProblem =
     command !== 'create' && command !== 'restore'

@@ -12,6 +12,7 @@ import { queryRows } from '../db/sql-helpers.js';
 import { createAccount } from '../modules/auth/service.js';
 import { backupPglite, restorePglite } from './backup.js';
 import { runBackupCli } from './backup-cli.js';
+import { Metrics } from '../lib/metrics.js';
 
 // Opening PGlite data directories and starting the CLI under tsx are slow on a busy 2-core machine.
 const SLOW = 180_000;
@@ -54,16 +55,17 @@ beforeAll(async () => {
   if (template) await restorePglite(template, source);
   const original = await openDatabase({ kind: 'pglite', dataDir: source });
   try {
-    await seed(
-      original.db,
-      loadConfig({
+    const deps = { db: original.db, metrics: new Metrics() };
+    await seed({
+      ...deps,
+      config: loadConfig({
         ADMIN_EMAIL: 'ops@test.example',
         ADMIN_PASSWORD: 'ops-password-1',
         DEMO_WORKFLOWS: 'false',
       }),
-    );
+    });
     for (let i = 0; i < 3; i += 1) {
-      await createAccount(original.db, {
+      await createAccount(deps, {
         email: `backup-${i}@test.example`,
         password: 'backup-password-1',
         fullName: `B ${i}`,

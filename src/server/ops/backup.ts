@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pgliteExtensions } from '#server/db/client.js';
 
 /**
  * Copies an embedded database into one gzipped tarball. The directory must not be open in another process
@@ -10,7 +11,7 @@ import { PGlite } from '@electric-sql/pglite';
 export async function backupPglite(dataDir: string, outFile: string): Promise<number> {
   // PGlite would quietly create an empty database in a directory without one, and back that up.
   if (!existsSync(join(dataDir, 'PG_VERSION'))) throw new Error(`No embedded database at ${dataDir}`);
-  const db = new PGlite({ dataDir });
+  const db = new PGlite({ dataDir, extensions: await pgliteExtensions() });
   try {
     await db.waitReady;
     const dump = await db.dumpDataDir('gzip');
@@ -32,7 +33,7 @@ export async function restorePglite(file: string, dataDir: string): Promise<void
   const bytes = await readFile(file);
   try {
     await mkdir(dataDir, { recursive: true });
-    const db = new PGlite({ dataDir, loadDataDir: new Blob([bytes]) });
+    const db = new PGlite({ dataDir, loadDataDir: new Blob([bytes]), extensions: await pgliteExtensions() });
     await db.waitReady;
     // Proves the restored cluster opens and holds the schema, before anyone starts a server on it.
     await db.query('select 1 from user_profiles limit 1');

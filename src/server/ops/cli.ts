@@ -9,9 +9,12 @@ export interface CliOutput {
 /** Exit code of a command called the wrong way (sysexits' EX_USAGE). */
 export const EXIT_USAGE = 64;
 
+const HELP = { help: { type: 'boolean', short: 'h' } } as const;
+
 /**
- * Parses a tool's arguments (positionals allowed, unknown options refused); on a malformed call writes the
- * problem and the usage text and returns null, for the caller to exit with EXIT_USAGE.
+ * Parses a tool's arguments (positionals allowed, unknown options refused, -h/--help understood). When the tool
+ * has nothing more to do, returns the code to exit with instead: for a malformed call EXIT_USAGE, after writing
+ * the problem and the usage text; for --help 0, after writing the usage text.
  */
 export function parseCliArgs<O extends NonNullable<ParseArgsConfig['options']>>(
   argv: string[],
@@ -19,10 +22,22 @@ export function parseCliArgs<O extends NonNullable<ParseArgsConfig['options']>>(
   usage: string,
   out: CliOutput,
 ) {
+  let parsed;
   try {
-    return parseArgs({ args: argv, allowPositionals: true, strict: true, options });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { ...options, ...HELP },
+    });
   } catch (err) {
     out.error(`${err instanceof Error ? err.message : String(err)}\n\n${usage}`);
-    return null;
+    return EXIT_USAGE;
   }
+  // With O still generic, TypeScript cannot see `help` among the parsed values; it is there (HELP above).
+  if ((parsed.values as { help?: boolean }).help) {
+    out.log(usage);
+    return 0;
+  }
+  return parsed;
 }

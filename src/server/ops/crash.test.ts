@@ -16,10 +16,11 @@ import {
   processDatabase,
   raiseProcessSignupLimit,
   seedSurveyWorkflow,
-  startServerProcess,
+  startServerOn,
   type ProcessDatabase,
   type ServerProcess,
 } from '../test/server-process.js';
+import { Metrics } from '../lib/metrics.js';
 
 /**
  * Crash safety: the real server, killed with SIGKILL at random moments of a burst of
@@ -75,12 +76,7 @@ afterAll(async () => {
 });
 
 function startServer(): Promise<ServerProcess> {
-  // Loopback webhooks are this test's workflow service.
-  return startServerProcess({
-    port,
-    env: { ...database.env, ALLOW_PRIVATE_WEBHOOKS: 'true' },
-    deadlineMs: STARTUP_DEADLINE_MS,
-  });
+  return startServerOn(database, port, STARTUP_DEADLINE_MS);
 }
 
 /** A request that may die with the server: the answer, or null when none came. */
@@ -215,7 +211,7 @@ describe('crash safety', () => {
         const config = loadConfig({ ...process.env, ...database.env });
         // One sweep past the run window: every run still open then is expired and refunded.
         const later = new Date(Date.now() + 16 * 60_000);
-        await expireOverdueRuns({ config, database: opened, db, now: () => later });
+        await expireOverdueRuns({ config, database: opened, db, now: () => later, metrics: new Metrics() });
         await tallyRuns(db);
 
         expect(await ledgerMismatches(db)).toEqual([]);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
+import { Metrics } from '../lib/metrics.js';
 import { buildTestApp, createTestDatabase, type TestApp } from '../test/harness.js';
 
 let t: TestApp;
@@ -23,7 +24,11 @@ describe('health checks', () => {
     try {
       const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(503);
-      expect(ready.json()).toEqual({ error: expect.any(String), code: expect.any(String) });
+      expect(ready.json()).toEqual({
+        error: expect.any(String),
+        code: expect.any(String),
+        requestId: ready.headers['x-request-id'],
+      });
       const health = await t.app.inject({ method: 'GET', url: '/healthz' });
       expect(health.statusCode).toBe(200);
       expect(health.headers.connection).toBe('close');
@@ -38,16 +43,18 @@ describe('health checks', () => {
     // An app of its own, since its database is closed under it.
     const database = await createTestDatabase();
     const app = await buildApp(
-      { config: t.config, database, db: database.db, now: () => new Date() },
-      {
-        logger: false,
-      },
+      { config: t.config, database, db: database.db, now: () => new Date(), metrics: new Metrics() },
+      { logger: false },
     );
     try {
       await database.close();
       const ready = await app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(503);
-      expect(ready.json()).toEqual({ error: 'Database unavailable', code: expect.any(String) });
+      expect(ready.json()).toEqual({
+        error: 'Database unavailable',
+        code: expect.any(String),
+        requestId: ready.headers['x-request-id'],
+      });
       expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     } finally {
       await app.close();

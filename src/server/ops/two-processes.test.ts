@@ -14,7 +14,7 @@ import {
   processDatabase,
   raiseProcessSignupLimit,
   seedSurveyWorkflow,
-  startServerProcess,
+  startServerOn,
   type ProcessDatabase,
   type ServerProcess,
 } from '../test/server-process.js';
@@ -41,15 +41,7 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
 
   const origin = (i: number) => `http://127.0.0.1:${ports[i % 2]}`;
   const startBoth = async () => {
-    servers = await Promise.all(
-      ports.map((port) =>
-        startServerProcess({
-          port,
-          env: { ...database.env, ALLOW_PRIVATE_WEBHOOKS: 'true' },
-          deadlineMs: STARTUP_DEADLINE_MS,
-        }),
-      ),
-    );
+    servers = await Promise.all(ports.map((port) => startServerOn(database, port, STARTUP_DEADLINE_MS)));
   };
   const stopBoth = async () => {
     for (const s of servers) s.child.kill('SIGTERM');

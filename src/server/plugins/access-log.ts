@@ -40,14 +40,6 @@ export class LineBatch {
 /** pino's number for the info level, which request lines are written at. */
 const INFO = 30;
 
-let requestCount = 0;
-
-/** Request ids, unique within the process; shared by Fastify and the answers given before its routing. */
-export function nextRequestId(): string {
-  requestCount += 1;
-  return `req-${requestCount.toString(36)}`;
-}
-
 export interface AccessLine {
   reqId: string;
   method: string;

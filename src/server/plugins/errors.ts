@@ -1,7 +1,10 @@
 import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { TLanguage } from '#shared/contract/common.js';
 import type { ErrorCode } from '#shared/contract/errors.js';
+import { errorText } from '#shared/i18n/errors.js';
 import { AppError } from '../lib/errors.js';
+import { requestLanguage } from '../lib/language.js';
 import type { App } from '../types.js';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -28,20 +31,31 @@ function isDataException(err: unknown): boolean {
   return false;
 }
 
+/** A 500 says nothing of its cause, only the request id a person can quote (the log line has the rest). */
+function internalError(language: TLanguage, requestId: string) {
+  return { error: errorText(language, 'INTERNAL_ERROR', 'default'), code: 'INTERNAL_ERROR', requestId };
+}
+
 /**
- * Every error leaves as `{ error, code }`; a 5xx never shows its internals. `debugErrors` (DEBUG_ERRORS) also
- * prints an unhandled error to stderr, where a developer sees it without reading the JSON log.
+ * Every error leaves as `{ error, code }`, its text in the caller's language (`lng` cookie, Accept-Language,
+ * English); a 5xx never shows its internals, and carries the `requestId` of its log lines instead.
+ * `debugErrors` (DEBUG_ERRORS) also prints an unhandled error to stderr, where a developer sees it without
+ * reading the JSON log.
  */
 export function registerErrorHandling(app: App, options: { debugErrors: boolean }): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+    const language = requestLanguage(request);
     if (err instanceof AppError) {
       if (err.code === 'RATE_LIMITED' && typeof err.details?.retryAfter === 'number') {
         void reply.header('retry-after', String(err.details.retryAfter));
       }
       if (err.status >= 500) request.log.warn({ code: err.code }, err.message);
-      return reply
-        .status(err.status)
-        .send({ error: err.message, code: err.code, ...(err.details ? { details: err.details } : {}) });
+      return reply.status(err.status).send({
+        error: err.messageIn(language),
+        code: err.code,
+        ...(err.details ? { details: err.details } : {}),
+        ...(err.status >= 500 ? { requestId: request.id } : {}),
+      });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields = err.validation.map((v) => ({
@@ -49,29 +63,34 @@ export function registerErrorHandling(app: App, options: { debugErrors: boolean 
         message: v.message ?? 'invalid',
       }));
       return reply.status(400).send({
-        error: `Invalid request: ${fields.map((f) => f.field || f.message).join(', ')}`,
+        error: errorText(language, 'VALIDATION_ERROR', 'invalidRequest', {
+          fields: fields.map((f) => f.field || f.message).join(', '),
+        }),
         code: 'VALIDATION_ERROR',
         details: { fields },
       });
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err }, 'response did not match its schema');
-      return reply.status(500).send({ error: 'Internal server error', code: 'INTERNAL_ERROR' });
+      return reply.status(500).send(internalError(language, request.id));
     }
     if (isDataException(err)) {
       // The database refused a value the schemas let through (a NUL character in text, say): bad input.
-      return reply
-        .status(400)
-        .send({ error: 'Invalid request: a value cannot be stored', code: 'VALIDATION_ERROR' });
+      return reply.status(400).send({
+        error: errorText(language, 'VALIDATION_ERROR', 'valueNotStorable'),
+        code: 'VALIDATION_ERROR',
+      });
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {
-      return reply
-        .status(status)
-        .send({ error: err.message, code: STATUS_CODES[status] ?? 'VALIDATION_ERROR' });
+      const code = STATUS_CODES[status] ?? 'VALIDATION_ERROR';
+      // The framework's own texts are English only: an English reader keeps their detail, others get the
+      // code's wording in their language.
+      const error = language === 'en' ? err.message : errorText(language, code, 'default');
+      return reply.status(status).send({ error, code });
     }
     request.log.error({ err }, 'unhandled error');
     if (options.debugErrors) console.error(err);
-    return reply.status(500).send({ error: 'Internal server error', code: 'INTERNAL_ERROR' });
+    return reply.status(500).send(internalError(language, request.id));
   });
 }

@@ -1,18 +1,11 @@
+import { useTestApp } from '#server/test/harness.js';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users } from '../db/schema.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '../test/harness.js';
+import { buildTestApp, TEST_ADMIN } from '../test/harness.js';
 import { signInAdmin, signUpUser, uniqueEmail } from '../test/client.js';
-import { ledgerMismatches } from '../test/ledger-check.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  expect(await ledgerMismatches(t.database.db)).toEqual([]);
-  await t?.close();
-});
+const t = useTestApp();
 
 const countUsers = async () =>
   (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(users))[0]?.n;

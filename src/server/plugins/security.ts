@@ -2,8 +2,17 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.js';
 import type { App, AppDeps } from '../types.js';
 
-/** Calls signed by outside services instead of carrying a browser session. */
-const CSRF_EXEMPT = ['/api/workflow-result', '/api/payments/stripe/webhook', '/demo-hooks/'];
+/**
+ * Calls signed by outside services instead of carrying a browser session, and the API-key routes: they read
+ * only `Authorization: Bearer`, never the cookie, so a cross-site request gains nothing there.
+ */
+const CSRF_EXEMPT = [
+  '/api/workflow-result',
+  '/api/payments/stripe/webhook',
+  '/demo-hooks/',
+  '/api/v1/',
+  '/mcp',
+];
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function originAllowed(request: FastifyRequest, deps: AppDeps): boolean {
@@ -19,10 +28,12 @@ function originAllowed(request: FastifyRequest, deps: AppDeps): boolean {
 }
 
 export interface SecurityHeaders {
-  /** For documents: the web app's pages, its assets and the API docs. */
+  /** For documents: the web app's pages, its other files and the API docs. */
   document: Readonly<Record<string, string>>;
   /** For API answers (JSON, never rendered as a page). */
   api: Readonly<Record<string, string>>;
+  /** For the built scripts and style sheets under /assets/ (never rendered as a page either). */
+  script: Readonly<Record<string, string>>;
 }
 
 /**
@@ -78,13 +89,23 @@ export function securityHeaders(https: boolean): SecurityHeaders {
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
     }),
+    // A script or style sheet is not a document: a CSP, framing or opener policy sent with it is ignored, and
+    // those headers cost about 0.7 kB on each of the dozen-odd files of a first visit. What acts on it stays.
+    script: Object.freeze({
+      'cross-origin-resource-policy': 'same-origin',
+      ...hsts,
+      'x-content-type-options': 'nosniff',
+    }),
   };
 }
 
-/** Whether a request is answered by the API (the route it reached, or its path when it reached none). */
-function isApiRequest(request: FastifyRequest): boolean {
+const SCRIPT_OR_STYLE = /^\/assets\/[^?]*\.(?:js|css)$/;
+
+/** Which header set a request gets, by the route it reached (or its path when it reached none). */
+function headersFor(request: FastifyRequest, headers: SecurityHeaders): Readonly<Record<string, string>> {
   const path = request.routeOptions.url ?? request.url;
-  return path.startsWith('/api/') && !path.startsWith('/api/docs');
+  if (path.startsWith('/api/')) return path.startsWith('/api/docs') ? headers.document : headers.api;
+  return SCRIPT_OR_STYLE.test(path) ? headers.script : headers.document;
 }
 
 export function registerSecurity(app: App, deps: AppDeps, headers: SecurityHeaders): void {
@@ -98,11 +119,11 @@ export function registerSecurity(app: App, deps: AppDeps, headers: SecurityHeade
   // The decision follows the route the request reached, not its raw URL: `/%61pi/...` is routed to `/api/...`
   // but does not start with "/api/". Every state-changing request is checked, whatever its path.
   app.addHook('onRequest', (request, reply, done) => {
-    void reply.headers(isApiRequest(request) ? headers.api : headers.document);
+    void reply.headers(headersFor(request, headers));
     if (SAFE_METHODS.has(request.method)) return done();
     const route = request.routeOptions.url;
     if (route !== undefined && CSRF_EXEMPT.some((p) => route.startsWith(p))) return done();
-    if (!originAllowed(request, deps)) return done(new AppError('FORBIDDEN', 'Cross-site request refused'));
+    if (!originAllowed(request, deps)) return done(new AppError('FORBIDDEN', 'crossSite'));
     done();
   });
 }

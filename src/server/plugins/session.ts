@@ -81,7 +81,7 @@ export async function requireUser(request: FastifyRequest): Promise<TSessionUser
 
 export async function requireAdmin(request: FastifyRequest): Promise<TSessionUser> {
   const user = await requireUser(request);
-  if (!user.isAdmin) throw forbidden('Administrators only');
+  if (!user.isAdmin) throw forbidden('adminsOnly');
   return user;
 }
 

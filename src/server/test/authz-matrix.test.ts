@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZWorkflowInput } from '#shared/contract/workflows.js';
 import { creditTransactions, emailOutbox, userProfiles, workflowExecutions } from '../db/schema.js';
 import { resultStorageFor } from '../providers/storage/index.js';
-import { createWorkflow } from '../modules/workflows/manage.js';
 import { signInAdmin, signUpUser, TestClient, uniqueEmail } from './client.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './harness.js';
 import { listRoutes, routeKey } from './routes.js';
+import { addSurveyWorkflow, surveyWorkflowInput, testAdminId } from './test-data.js';
+import type { TWorkflowInput } from '#shared/contract/workflows.js';
 
 /**
  * The authorization matrix: every route x {anonymous, user, other user, suspended user, admin} with the
@@ -36,6 +36,12 @@ interface Fixtures {
   configValue: unknown;
   signinAccount: { email: string; password: string };
   emailId: string;
+  /** Deleted by the matrix's revoke row. */
+  doomedApiKeyId: string;
+  userApiKey: string;
+  revokedApiKey: string;
+  /** The user's review of the public workflow (the user completed a run of it). */
+  reviewId: string;
 }
 
 interface Call {
@@ -86,6 +92,8 @@ const adminOnly = (status: number): Record<Persona, number> => ({
 const MATRIX: Row[] = [
   { method: 'GET', route: '/healthz', call: () => ({ url: '/healthz' }), expect: every(200) },
   { method: 'GET', route: '/readyz', call: () => ({ url: '/readyz' }), expect: every(200) },
+  // Only the metrics token opens the metrics: no session, not even an admin's.
+  { method: 'GET', route: '/metrics', call: () => ({ url: '/metrics' }), expect: every(401) },
   {
     method: 'POST',
     route: '/api/auth/signup',
@@ -220,6 +228,31 @@ const MATRIX: Row[] = [
       body: { responses: [{ question: 'q', answer: 'a' }] },
     }),
     expect: ownerOnly(409, 404),
+  },
+  // Files as survey answers: uploads and removals only for the owner of a pending run (this one has ended:
+  // its owner gets 409, everyone else the 404 of a run they cannot see); the signed link needs its signature.
+  {
+    method: 'POST',
+    route: '/api/executions/:id/files',
+    label: 'an ended run',
+    call: (f) => ({ url: `/api/executions/${f.finishedRunId}/files` }),
+    expect: ownerOnly(409, 404),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/executions/:id/files/:fileId',
+    label: 'an ended run',
+    call: (f) => ({ url: `/api/executions/${f.finishedRunId}/files/${f.finishedRunId}` }),
+    expect: ownerOnly(409, 404),
+  },
+  {
+    method: 'GET',
+    route: '/api/executions/:id/files/:fileId',
+    label: 'a forged link',
+    call: (f) => ({
+      url: `/api/executions/${f.finishedRunId}/files/${f.finishedRunId}?expires=9999999999&signature=${'A'.repeat(43)}`,
+    }),
+    expect: every(403),
   },
   {
     method: 'GET',
@@ -384,7 +417,7 @@ const MATRIX: Row[] = [
     route: '/api/admin/workflows',
     call: (f) => ({
       url: '/api/admin/workflows',
-      body: { ...workflowInput('Matrix-created'), userId: f.adminId },
+      body: surveyWorkflowInput(f.adminId, { name: { es: 'Matrix-created', en: 'Matrix-created' } }),
     }),
     expect: adminOnly(201),
   },
@@ -455,6 +488,109 @@ const MATRIX: Row[] = [
     call: (f, persona) => ({ url: `/api/workflows/${f.doomedWorkflowIds[PERSONAS.indexOf(persona)]}` }),
     expect: adminOnly(200),
   },
+  {
+    method: 'GET',
+    route: '/api/workflows/:id/reviews',
+    call: (f) => ({ url: `/api/workflows/${f.publicWorkflowId}/reviews` }),
+    expect: signedIn(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/workflows/:id/reviews/mine',
+    label: 'only the user completed a run of it',
+    call: (f) => ({ url: `/api/workflows/${f.publicWorkflowId}/reviews/mine`, body: { rating: 5 } }),
+    expect: { ...signedIn(403), user: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/workflows/:id/reviews',
+    call: (f) => ({ url: `/api/admin/workflows/${f.publicWorkflowId}/reviews` }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/admin/reviews/:id',
+    call: (f) => ({ url: `/api/admin/reviews/${f.reviewId}`, body: { hidden: true } }),
+    expect: adminOnly(200),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/workflows/:id/reviews/mine',
+    label: 'only the user has a review',
+    call: (f) => ({ url: `/api/workflows/${f.publicWorkflowId}/reviews/mine` }),
+    expect: ownerOnly(200, 404),
+  },
+  {
+    method: 'POST',
+    route: '/api/account/api-keys',
+    call: () => ({ url: '/api/account/api-keys', body: { name: 'matrix' } }),
+    expect: signedIn(201),
+  },
+  {
+    method: 'GET',
+    route: '/api/account/api-keys',
+    call: () => ({ url: '/api/account/api-keys' }),
+    expect: signedIn(200),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/account/api-keys/:id',
+    call: (f) => ({ url: `/api/account/api-keys/${f.doomedApiKeyId}` }),
+    expect: ownerOnly(200, 404),
+  },
+  // The public API reads no cookie: every session is refused there (the keys' own table is below).
+  { method: 'GET', route: '/api/v1/me', call: () => ({ url: '/api/v1/me' }), expect: every(401) },
+  {
+    method: 'GET',
+    route: '/api/v1/workflows',
+    call: () => ({ url: '/api/v1/workflows' }),
+    expect: every(401),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workflows/:id',
+    call: (f) => ({ url: `/api/v1/workflows/${f.publicWorkflowId}` }),
+    expect: every(401),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/runs',
+    call: (f) => ({ url: '/api/v1/runs', body: { workflowId: f.publicWorkflowId, answers: { q1: 'x' } } }),
+    expect: every(401),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/runs/:id',
+    call: (f) => ({ url: `/api/v1/runs/${f.finishedRunId}` }),
+    expect: every(401),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/runs/:id/messages',
+    call: (f) => ({ url: `/api/v1/runs/${f.finishedRunId}/messages`, body: { content: 'hi' } }),
+    expect: every(401),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/runs/:id/events',
+    call: (f) => ({ url: `/api/v1/runs/${f.finishedRunId}/events` }),
+    expect: every(401),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/runs/:id/result',
+    call: (f) => ({ url: `/api/v1/runs/${f.fileRunId}/result` }),
+    expect: every(401),
+  },
+  // MCP reads no cookie either; its POSTs are stateless, so there is no session to DELETE.
+  {
+    method: 'POST',
+    route: '/mcp',
+    call: () => ({ url: '/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }),
+    expect: every(401),
+  },
+  { method: 'GET', route: '/mcp', call: () => ({ url: '/mcp' }), expect: every(401) },
+  { method: 'DELETE', route: '/mcp', call: () => ({ url: '/mcp' }), expect: every(405) },
   // Last: it ends the persona's session.
   {
     method: 'POST',
@@ -464,19 +600,6 @@ const MATRIX: Row[] = [
   },
 ];
 
-function workflowInput(name: string, overrides: Record<string, unknown> = {}) {
-  return {
-    name: { es: name, en: name },
-    description: { es: 'Prueba', en: 'Test' },
-    category: { es: 'Productividad', en: 'Productivity' },
-    webhookUrl: 'https://hooks.example/matrix',
-    isPublic: true,
-    interactionType: 'survey',
-    surveyQuestions: [{ id: 'q1', question: { es: '¿Nombre?', en: 'Name?' }, type: 'text', options: [] }],
-    ...overrides,
-  };
-}
-
 let t: TestApp;
 let dataDir: string;
 let fixtures: Fixtures;
@@ -484,17 +607,17 @@ const clients = new Map<Persona, TestClient>();
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'flujo-matrix-'));
-  t = await buildTestApp({ DATA_DIR: dataDir });
+  t = await buildTestApp({ DATA_DIR: dataDir, METRICS_TOKEN: 'matrix-metrics-token-0123456789abcdef' });
   const { db } = t.database;
   const admin = await signInAdmin(t, TEST_ADMIN.email, TEST_ADMIN.password);
-  const [adminRow] = await db.select().from(userProfiles).where(eq(userProfiles.email, TEST_ADMIN.email));
+  const adminId = await testAdminId(t);
   const user = await signUpUser(t);
   const other = await signUpUser(t);
   const suspended = await signUpUser(t);
   const bystander = await signUpUser(t);
   const signinAccount = await signUpUser(t);
-  const wf = (name: string, overrides: Record<string, unknown> = {}) =>
-    createWorkflow(db, ZWorkflowInput.parse({ userId: adminRow!.id, ...workflowInput(name, overrides) }));
+  const wf = (name: string, overrides: Partial<TWorkflowInput> = {}) =>
+    addSurveyWorkflow(db, adminId, { name: { es: name, en: name }, ...overrides });
   const publicWf = await wf('Public');
   const privateWf = await wf('Private', { isPublic: false });
   const chatWf = await wf('Chat', {
@@ -513,7 +636,7 @@ beforeAll(async () => {
   };
   const finishedRunId = await started();
   const fileRunId = await started();
-  const key = await resultStorageFor(t.config.dataDir).save(Buffer.from('a,b\n1,2\n'), 'csv');
+  const key = await resultStorageFor(t.config).save(Buffer.from('a,b\n1,2\n'), 'csv');
   await db
     .update(workflowExecutions)
     .set({ status: 'completed', outputType: 'text', outputData: 'done' })
@@ -530,14 +653,28 @@ beforeAll(async () => {
   }>;
   const entry = config.find((c) => c.key === 'chat_max_messages')!;
 
+  const review = await user.client.request('PUT', `/api/workflows/${publicWf.id}/reviews/mine`, {
+    rating: 4,
+  });
+  if (review.statusCode !== 200) throw new Error(`review: ${review.statusCode} ${review.body}`);
+
   await db.update(userProfiles).set({ accountStatus: 'suspended' }).where(eq(userProfiles.id, suspended.id));
+  const newKey = async () =>
+    (await user.client.post('/api/account/api-keys', { name: 'matrix' })).json() as {
+      id: string;
+      key: string;
+    };
+  const userKey = await newKey();
+  const doomedKey = await newKey();
+  const revokedKey = await newKey();
+  await user.client.delete(`/api/account/api-keys/${revokedKey.id}`);
   clients.set('anonymous', new TestClient(t));
   clients.set('suspended', suspended.client);
   clients.set('other', other.client);
   clients.set('user', user.client);
   clients.set('admin', admin);
   fixtures = {
-    adminId: adminRow!.id,
+    adminId,
     userId: user.id,
     otherId: other.id,
     bystanderId: bystander.id,
@@ -551,6 +688,10 @@ beforeAll(async () => {
     configValue: entry.value,
     signinAccount: { email: signinAccount.email, password: signinAccount.password },
     emailId: (await db.select({ id: emailOutbox.id }).from(emailOutbox).limit(1))[0]!.id,
+    doomedApiKeyId: doomedKey.id,
+    userApiKey: userKey.key,
+    revokedApiKey: revokedKey.key,
+    reviewId: (review.json() as { review: { id: string } }).review.id,
   };
 }, 180_000);
 afterAll(async () => {
@@ -594,6 +735,113 @@ describe('authorization matrix', () => {
     expect(wrong).toEqual([]);
     expect(cells).toBe(MATRIX.length * PERSONAS.length);
     console.log(`authorization matrix: ${cells} cells checked over ${MATRIX.length} rows`);
+  });
+});
+
+/**
+ * The two key identities: the user's live API key and a revoked one, sent as `Authorization: Bearer` with no
+ * cookie. A key opens the public API only; it opens no cookie route.
+ */
+const KEY_MATRIX: Array<{
+  method: Row['method'];
+  url: (f: Fixtures) => string;
+  body?: (f: Fixtures) => unknown;
+  headers?: Record<string, string>;
+  key: number;
+  revoked: number;
+}> = [
+  { method: 'GET', url: () => '/api/v1/me', key: 200, revoked: 401 },
+  {
+    method: 'POST',
+    url: () => '/mcp',
+    body: () => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'matrix', version: '1' },
+      },
+    }),
+    headers: { accept: 'application/json, text/event-stream' },
+    key: 200,
+    revoked: 401,
+  },
+  { method: 'GET', url: () => '/api/v1/workflows', key: 200, revoked: 401 },
+  { method: 'GET', url: (f) => `/api/v1/workflows/${f.publicWorkflowId}`, key: 200, revoked: 401 },
+  // An API key is not the metrics token.
+  { method: 'GET', url: () => '/metrics', key: 401, revoked: 401 },
+  // Missing answers: the key is accepted and the body refused, so nothing is charged or dispatched.
+  {
+    method: 'POST',
+    url: () => '/api/v1/runs',
+    body: (f) => ({ workflowId: f.publicWorkflowId }),
+    key: 400,
+    revoked: 401,
+  },
+  { method: 'GET', url: (f) => `/api/v1/runs/${f.finishedRunId}`, key: 200, revoked: 401 },
+  { method: 'GET', url: (f) => `/api/v1/runs/${f.finishedRunId}/events`, key: 200, revoked: 401 },
+  // The key's own run, but a finished survey: no conversation to add to, so no model is called.
+  {
+    method: 'POST',
+    url: (f) => `/api/v1/runs/${f.finishedRunId}/messages`,
+    body: () => ({ content: 'hi' }),
+    key: 409,
+    revoked: 401,
+  },
+  { method: 'GET', url: (f) => `/api/v1/runs/${f.fileRunId}/result`, key: 200, revoked: 401 },
+  // The standalone stream: the key passes and the transport then wants Accept: text/event-stream (an open
+  // stream never ends, so the matrix does not open one; mcp.test.ts does).
+  { method: 'GET', url: () => '/mcp', headers: { accept: 'application/json' }, key: 406, revoked: 401 },
+  { method: 'DELETE', url: () => '/mcp', key: 405, revoked: 405 },
+  // A script sends no Origin: the cookie routes' CSRF check refuses it before any credential is read.
+  { method: 'POST', url: () => '/api/account/api-keys', body: () => ({ name: 'x' }), key: 403, revoked: 403 },
+  { method: 'GET', url: () => '/api/account/api-keys', key: 401, revoked: 401 },
+  { method: 'DELETE', url: (f) => `/api/account/api-keys/${f.doomedApiKeyId}`, key: 403, revoked: 403 },
+  { method: 'GET', url: () => '/api/auth/me', key: 401, revoked: 401 },
+  { method: 'GET', url: () => '/api/executions', key: 401, revoked: 401 },
+  { method: 'GET', url: () => '/api/admin/stats', key: 401, revoked: 401 },
+];
+
+describe('authorization matrix for API keys', () => {
+  it('has a row for every route of the public API, the MCP server and the key management', () => {
+    const patterns = listRoutes(t.app)
+      .filter((r) => /^\/(api\/v1\/|mcp$|api\/account\/api-keys)/.test(r.url))
+      .map((r) => ({
+        key: routeKey(r.method, r.url),
+        re: new RegExp(`^${r.url.replace(/:\w+/g, '[^/]+')}$`),
+      }));
+    const covered = (p: (typeof patterns)[number]) =>
+      KEY_MATRIX.some((row) => p.key.startsWith(`${row.method} `) && p.re.test(row.url(fixtures)));
+    expect(patterns.length).toBeGreaterThan(10);
+    expect(patterns.filter((p) => !covered(p)).map((p) => p.key)).toEqual([]);
+  });
+
+  it('answers every cell with the status the table gives', async () => {
+    const wrong: string[] = [];
+    for (const row of KEY_MATRIX) {
+      for (const [who, key, status] of [
+        ['API key', fixtures.userApiKey, row.key],
+        ['revoked key', fixtures.revokedApiKey, row.revoked],
+      ] as const) {
+        const url = row.url(fixtures);
+        const body = row.body?.(fixtures);
+        const res = await t.app.inject({
+          method: row.method,
+          url,
+          headers: {
+            authorization: `Bearer ${key}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...row.headers,
+          },
+          ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+        });
+        if (res.statusCode !== status)
+          wrong.push(`${row.method} ${url} as ${who}: ${res.statusCode}, expected ${status}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });
 

@@ -39,6 +39,8 @@ export class TestClient {
     this.request('POST', url, body, headers);
   patch = (url: string, body?: unknown, headers?: Record<string, string>) =>
     this.request('PATCH', url, body, headers);
+  put = (url: string, body?: unknown, headers?: Record<string, string>) =>
+    this.request('PUT', url, body, headers);
   delete = (url: string, headers?: Record<string, string>) => this.request('DELETE', url, undefined, headers);
 }
 

@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZWorkflowInput } from '#shared/contract/workflows.js';
-import { userProfiles, workflowExecutions } from '../db/schema.js';
-import { createWorkflow } from '../modules/workflows/manage.js';
+import { workflowExecutions } from '../db/schema.js';
 import { signInAdmin, signUpUser, type TestClient } from './client.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './harness.js';
 import {
@@ -16,6 +14,7 @@ import {
   type JsonSchema,
   type KnownIds,
 } from './openapi-arbitraries.js';
+import { addSurveyWorkflow, testAdminId } from './test-data.js';
 
 /**
  * Fuzzing from the OpenAPI document: for every operation, requests with valid and broken bodies, path and
@@ -61,22 +60,10 @@ beforeAll(async () => {
   doc = t.app.swagger() as typeof doc;
   const { db } = t.database;
   const admin = await signInAdmin(t, TEST_ADMIN.email, TEST_ADMIN.password);
-  const [adminRow] = await db.select().from(userProfiles).where(eq(userProfiles.email, TEST_ADMIN.email));
+  const adminId = await testAdminId(t);
   const user = await signUpUser(t);
   const bystander = await signUpUser(t);
-  const workflow = await createWorkflow(
-    db,
-    ZWorkflowInput.parse({
-      userId: adminRow!.id,
-      name: { es: 'Fuzz', en: 'Fuzz' },
-      description: { es: 'Prueba', en: 'Test' },
-      category: { es: 'Productividad', en: 'Productivity' },
-      webhookUrl: 'https://hooks.example/fuzz',
-      isPublic: true,
-      interactionType: 'survey',
-      surveyQuestions: [{ id: 'q1', question: { es: '¿Nombre?', en: 'Name?' }, type: 'text', options: [] }],
-    }),
-  );
+  const workflow = await addSurveyWorkflow(db, adminId);
   const started = await user.client.post('/api/executions/start', { workflowId: workflow.id });
   const runId = (started.json() as { executionId: string }).executionId;
   // Finished, so fuzzed completions and event streams on it answer at once instead of waiting on a webhook.
@@ -84,7 +71,12 @@ beforeAll(async () => {
   const configIds = ((await admin.get('/api/admin/config')).json() as Array<{ id: string }>).map((c) => c.id);
   // Ids that exist, so some requests get past "not found". The admin's and user's own ids are left out, so
   // a fuzzed suspension or demotion cannot end the sessions the rest of the run relies on.
-  known = { ids: [workflow.id, runId, bystander.id, ...configIds] };
+  // A review, so that fuzzed moderation and edits reach one.
+  const review = await user.client.request('PUT', `/api/workflows/${workflow.id}/reviews/mine`, {
+    rating: 4,
+  });
+  const reviewId = (review.json() as { review: { id: string } }).review.id;
+  known = { ids: [workflow.id, runId, bystander.id, reviewId, ...configIds] };
   clients = { user: user.client, admin };
 }, 180_000);
 afterAll(async () => {

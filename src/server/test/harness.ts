@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
+import { pgliteNotifications, type PostgresNotificationOptions } from '../db/notifications.js';
 import { seed } from '../db/seed.js';
-import type { App } from '../types.js';
+import { Metrics } from '../lib/metrics.js';
+import type { App, AppDeps } from '../types.js';
 import { ledgerMismatches } from './ledger-check.js';
 import { openApps } from './open-apps.js';
 import { parseJson, raiseSignupLimit, type ApiCall } from './signup-limit.js';
@@ -20,7 +22,7 @@ export async function createTestDatabase(): Promise<Database> {
     const name = `${base}_${randomBytes(6).toString('hex')}`;
     await withAdminClient(adminUrl, (c) => c.query(`CREATE DATABASE ${ident(name)} TEMPLATE ${ident(tpl)}`));
     const database = await openDatabase({ kind: 'postgres', url: urlFor(name) });
-    return {
+    const wrapped: Database = {
       ...database,
       close: async () => {
         await database.close();
@@ -29,10 +31,30 @@ export async function createTestDatabase(): Promise<Database> {
         );
       },
     };
+    postgresUrls.set(wrapped, urlFor(name));
+    return wrapped;
   }
   const file = inject('pgliteTemplateFile');
   if (!file) throw new Error('global setup did not prepare a database template');
   return openDatabase({ kind: 'pglite', loadDataDir: new Blob([await readFile(file)]) });
+}
+
+const postgresUrls = new WeakMap<Database, string>();
+
+/**
+ * Another handle on a test database, as a second server instance on it has: on PostgreSQL its own pool and
+ * its own listening connection (with `listener`'s timings); on the embedded database, which one process
+ * holds, the same PGlite with a listener of its own. Closing it leaves the database to its first handle.
+ */
+export async function anotherHandle(
+  database: Database,
+  listener?: Omit<PostgresNotificationOptions, 'url'>,
+): Promise<Database> {
+  const url = postgresUrls.get(database);
+  if (url) return openDatabase({ kind: 'postgres', url, poolSize: 4, ...(listener ? { listener } : {}) });
+  if (!database.pglite) throw new Error('not a test database');
+  const notifications = pgliteNotifications(database.pglite);
+  return { ...database, notifications, close: () => notifications.close() };
 }
 
 export interface TestClock {
@@ -58,6 +80,8 @@ export function testClock(): TestClock {
 
 export interface TestApp {
   app: App;
+  /** What the app was built from: jobs and services called directly by a test get these. */
+  deps: AppDeps;
   database: Database;
   config: Config;
   clock: TestClock;
@@ -91,10 +115,11 @@ export async function buildTestApp(
     ...env,
   });
   const database = await createTestDatabase();
-  await seed(database.db, config);
   const clock = testClock();
+  const deps: AppDeps = { config, database, db: database.db, now: clock.now, metrics: new Metrics() };
+  await seed(deps);
   const app = await buildApp(
-    { config, database, db: database.db, now: clock.now },
+    deps,
     'logger' in buildOptions ? buildOptions : { ...buildOptions, logger: false },
   );
   await app.ready();
@@ -106,6 +131,7 @@ export async function buildTestApp(
   }
   const testApp: TestApp = {
     app,
+    deps,
     database,
     config,
     clock,
@@ -149,4 +175,21 @@ function injectApi(app: App, origin: string): ApiCall {
     const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
     return { status: res.statusCode, body: parseJson(res.body), cookie: first?.split(';')[0] };
   };
+}
+
+/**
+ * One app for a test file: built before its tests, and after them the books are checked (every balance equals
+ * its ledger) and the app is closed. The object is filled in when the tests start.
+ */
+export function useTestApp(env: Record<string, string> = {}, options?: TestAppOptions): TestApp {
+  const holder = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(holder, await buildTestApp(env, options));
+  });
+  afterAll(async () => {
+    if (!holder.database) return;
+    expect(await ledgerMismatches(holder.database.db)).toEqual([]);
+    await holder.close();
+  });
+  return holder;
 }

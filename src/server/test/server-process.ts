@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { inject } from 'vitest';
-import { ZWorkflowInput } from '#shared/contract/workflows.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { createAccount } from '../modules/auth/service.js';
 import type { WorkflowService } from '../modules/executions/testing/workflow-service.js';
-import { createWorkflow } from '../modules/workflows/manage.js';
 import { restorePglite } from '../ops/backup.js';
 import { fetchApi, raiseSignupLimit } from './signup-limit.js';
 import { ident, postgresTarget, withAdminClient } from './template.js';
+import { Metrics } from '../lib/metrics.js';
+import { addSurveyWorkflow } from './test-data.js';
 
 /**
  * A database of its own for a test that runs the real server as a child process: a PostgreSQL database cloned
@@ -111,6 +111,22 @@ export async function startServerProcess(options: {
   return { url, child, stderr: () => stderr, exited };
 }
 
+/**
+ * Starts the server on a process test's database with webhooks to loopback allowed: the test's workflow
+ * service listens there.
+ */
+export function startServerOn(
+  database: ProcessDatabase,
+  port: number,
+  deadlineMs: number,
+): Promise<ServerProcess> {
+  return startServerProcess({
+    port,
+    env: { ...database.env, ALLOW_PRIVATE_WEBHOOKS: 'true' },
+    deadlineMs,
+  });
+}
+
 /** The admin seedSurveyWorkflow makes (it owns the workflow). */
 export const PROCESS_ADMIN = { email: 'owner@process.example', password: 'owner-password-1' };
 
@@ -126,20 +142,11 @@ export async function raiseProcessSignupLimit(server: ServerProcess): Promise<vo
 export async function seedSurveyWorkflow(database: ProcessDatabase, webhookUrl: string): Promise<string> {
   const opened = await database.open();
   try {
-    const owner = await createAccount(opened.db, { ...PROCESS_ADMIN, fullName: 'Owner', isAdmin: true });
-    const workflow = await createWorkflow(
-      opened.db,
-      ZWorkflowInput.parse({
-        userId: owner.id,
-        name: { es: 'Informe', en: 'Report' },
-        category: { es: 'Pruebas', en: 'Testing' },
-        webhookUrl,
-        isPublic: true,
-        interactionType: 'survey',
-        creditsPerExecution: 1,
-        surveyQuestions: [{ id: 'q1', question: { es: '¿Tema?', en: 'Topic?' }, type: 'text', options: [] }],
-      }),
+    const owner = await createAccount(
+      { db: opened.db, metrics: new Metrics() },
+      { ...PROCESS_ADMIN, fullName: 'Owner', isAdmin: true },
     );
+    const workflow = await addSurveyWorkflow(opened.db, owner.id, { webhookUrl });
     return workflow.id;
   } finally {
     await opened.close();

@@ -115,7 +115,7 @@ export async function buildMailTestApp(
 ): Promise<MailTestApp> {
   const smtp = await startTestSmtp(smtpOptions);
   const t = await buildTestApp({ SMTP_URL: smtp.url });
-  const deps: AppDeps = { config: t.config, database: t.database, db: t.database.db, now: t.clock.now };
+  const deps: AppDeps = t.deps;
   return {
     smtp,
     t,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZEmail, ZFullName, ZNewPassword } from './auth.js';
 import { ZLanguage } from './common.js';
+import { ZLedgerNoteKind, ZLedgerNoteParams } from './credits.js';
 import { PASSWORD_MAX } from './limits.js';
 
 /*
@@ -72,6 +73,8 @@ export const ZAccountExport = z.object({
       planName: z.string().nullable(),
       usdAmount: z.string().nullable(),
       notes: z.string().nullable(),
+      noteKind: ZLedgerNoteKind,
+      noteParams: ZLedgerNoteParams,
       workflowId: z.uuid().nullable(),
       createdAt: z.string(),
     }),
@@ -85,6 +88,18 @@ export const ZAccountExport = z.object({
       status: z.string(),
       nextRenewalDate: z.string(),
       createdAt: z.string(),
+    }),
+  ),
+  /** The person's reviews of workflows, hidden ones too. */
+  reviews: z.array(
+    z.object({
+      id: z.uuid(),
+      workflowId: z.uuid(),
+      rating: z.number().int(),
+      comment: z.string().nullable(),
+      hidden: z.boolean(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
     }),
   ),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZAccountStatus } from './auth.js';
 import { ZBilingual } from './common.js';
+import { ZLedgerNoteKind, ZLedgerNoteParams } from './credits.js';
 import { ZEmailStatus } from './emails.js';
 import { ZExecutionStatus, OUTPUT_TYPES } from './executions.js';
 import { INTERACTION_TYPES, ZSurveyQuestion, ZWorkflowInput } from './workflows.js';
@@ -50,7 +51,7 @@ export type TAdminEmailListQuery = z.input<typeof ZAdminEmailListQuery>;
 
 // Users -----------------------------------------------------------------------------------------------------
 
-/** `q` matches the start of the e-mail or of any word of the full name, case-insensitive. */
+/** `q` matches any part of the e-mail, or each of its words any part of the full name; accents and case aside. */
 export const ZAdminUserListQuery = ZListPaging.extend({
   status: optionalFilter(ZAccountStatus),
   role: optionalFilter(z.enum(['admin', 'user'])),
@@ -189,7 +190,7 @@ export type TWorkflowSecret = z.infer<typeof ZWorkflowSecret>;
 
 // Executions ------------------------------------------------------------------------------------------------
 
-/** `q` matches the workflow's name (contains, either language) or the start of the user's e-mail. */
+/** `q` matches any part of the workflow's name (either language) or of the user's e-mail or name; accents and case aside. */
 export const ZAdminExecutionListQuery = ZListPaging.extend({
   status: optionalFilter(ZExecutionStatus),
 });
@@ -215,7 +216,7 @@ export const ZAdminExecutionList = z.array(ZAdminExecution);
 export const ADMIN_TRANSACTION_TYPES = ['bonus', 'purchase', 'usage', 'refund', 'admin_adjustment'] as const;
 export const ZAdminTransactionType = z.enum(ADMIN_TRANSACTION_TYPES);
 
-/** `q` matches the start of the user's e-mail. */
+/** `q` matches any part of the user's e-mail or name; accents and case aside. */
 export const ZAdminCreditListQuery = ZListPaging.extend({
   type: optionalFilter(ZAdminTransactionType),
 });
@@ -227,7 +228,10 @@ export const ZAdminCreditTransaction = z.object({
   transactionType: ZAdminTransactionType,
   /** Signed: positive grants, negative spends. */
   amount: z.number().int(),
+  /** The admin's reason or a text from before note kinds; otherwise the note's English wording. */
   notes: z.string().nullable(),
+  noteKind: ZLedgerNoteKind,
+  noteParams: ZLedgerNoteParams,
   usdAmount: z.string().nullable(),
   planName: z.string().nullable(),
   /** Null when the row never had a workflow, or (usage and refund rows) once it was deleted. */
@@ -251,12 +255,16 @@ export const AUDIT_ACTIONS = [
   'config_updated',
   'password_reset_sent',
   'email_retried',
+  'review_hidden',
+  'review_unhidden',
+  /** Not an admin's act: Stripe reported a refund or dispute and the payment's credits were taken back. */
+  'payment_reversed',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;
-export const AUDIT_TARGET_TYPES = ['user', 'workflow', 'config', 'email'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'workflow', 'config', 'email', 'review'] as const;
 
-/** `q` matches the start of the admin's e-mail or of the action name. */
+/** `q` matches any part of the admin's e-mail or name or of the action ("suspend" finds `user.suspend`). */
 export const ZAdminAuditListQuery = ZListPaging.extend({
   action: optionalFilter(ZAuditAction),
 });
@@ -335,5 +343,10 @@ export const ZAdminStats = z.object({
    * panel shows a warning banner. Always false on the embedded database, where that is the point.
    */
   demoPayments: z.boolean(),
+  /**
+   * True when no LLM is configured (no LLM_BASE_URL): chats are answered by the built-in scripted demo
+   * assistant, and the configuration screen says so.
+   */
+  demoAssistant: z.boolean(),
 });
 export type TAdminStats = z.infer<typeof ZAdminStats>;

@@ -33,6 +33,13 @@ export const ZChatRequest = z.object({
   messages: z.array(ZChatMessage).min(1).max(100),
   language: ZLanguage,
 });
-export const ZChatResponse = z.object({ content: z.string() });
+export const ZChatResponse = z.object({
+  content: z.string(),
+  /**
+   * User messages the run still allows (`chat_max_messages` less those sent). At 0 the reply has wrapped up and
+   * carries the completion marker, so the client completes the run.
+   */
+  remaining: z.number().int().min(0),
+});
 export type TChatRequest = z.infer<typeof ZChatRequest>;
 export type TChatResponse = z.infer<typeof ZChatResponse>;

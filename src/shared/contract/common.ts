@@ -11,12 +11,8 @@ export const ZBilingual = z.object({
 });
 export type TBilingual = z.infer<typeof ZBilingual>;
 
-/** Display rule for bilingual text: current language, then en, then es, then empty. */
-export function pickLanguage(text: Partial<TBilingual> | null | undefined, lng: string): string {
-  if (!text) return '';
-  const current = lng.startsWith('es') ? text.es : text.en;
-  return current || text.en || text.es || '';
-}
+// In a module without zod, so that screens showing bilingual text need not load zod for it.
+export { pickLanguage } from './pick-language.js';
 
 export const ZUuid = z.uuid();
 export const ZIdParams = z.object({ id: ZUuid });

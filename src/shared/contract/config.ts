@@ -27,6 +27,22 @@ export const CONFIG_ENTRIES = {
       es: 'Tamaño máximo del archivo de resultado, en MB (10 como máximo)',
     },
   },
+  max_input_file_mb: {
+    schema: z.number().int().min(1).max(10),
+    defaultValue: 10,
+    description: {
+      en: 'Largest file a person may upload as a survey answer, in MB (at most 10)',
+      es: 'Tamaño máximo del archivo que se sube como respuesta de una encuesta, en MB (10 como máximo)',
+    },
+  },
+  result_retention_days: {
+    schema: z.number().int().min(1).max(3650),
+    defaultValue: 30,
+    description: {
+      en: 'Days a run keeps its stored result file before the file is deleted (applies to files stored after a change)',
+      es: 'Días que una ejecución conserva su archivo de resultado antes de borrarse (se aplica a los archivos guardados tras un cambio)',
+    },
+  },
   chat_max_messages: {
     schema: z.number().int().min(1).max(500),
     defaultValue: 40,
@@ -74,6 +90,22 @@ export const CONFIG_ENTRIES = {
     description: {
       en: 'Longest chat message a user may send, in characters',
       es: 'Longitud máxima de un mensaje de chat del usuario, en caracteres',
+    },
+  },
+  api_requests_per_minute: {
+    schema: z.number().int().min(1).max(100000),
+    defaultValue: 120,
+    description: {
+      en: 'Most public API (/api/v1) requests one API key may make in a minute',
+      es: 'Máximo de solicitudes a la API pública (/api/v1) por clave de API en un minuto',
+    },
+  },
+  max_event_streams_per_user: {
+    schema: z.number().int().min(1).max(1000),
+    defaultValue: 10,
+    description: {
+      en: 'Most live run event streams one person may hold open on each server instance (more are refused with 429)',
+      es: 'Máximo de conexiones en vivo a ejecuciones que una persona puede tener abiertas en cada instancia del servidor (las demás se rechazan con 429)',
     },
   },
 } as const satisfies Record<string, { schema: z.ZodType; defaultValue: unknown; description: TBilingual }>;

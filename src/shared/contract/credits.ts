@@ -6,6 +6,35 @@ export const TRANSACTION_TYPES = ['bonus', 'purchase', 'usage', 'refund', 'admin
 export const ZTransactionType = z.enum(TRANSACTION_TYPES);
 export type TTransactionType = z.infer<typeof ZTransactionType>;
 
+/**
+ * What a ledger row is for, as data: the reader's screen words it in their language. `admin_adjustment`
+ * carries the admin's own reason in `notes`; `other` keeps a text written before kinds existed.
+ */
+export const LEDGER_NOTE_KINDS = [
+  'signup_bonus',
+  'workflow_run',
+  'refund_run_failed',
+  'refund_run_expired',
+  'refund_workflow_deleted',
+  'credit_pack',
+  'monthly_plan_first_month',
+  'monthly_plan_renewal',
+  'monthly_plan_bonus',
+  'payment_refunded',
+  'payment_disputed',
+  'admin_adjustment',
+  'other',
+] as const;
+export const ZLedgerNoteKind = z.enum(LEDGER_NOTE_KINDS);
+export type TLedgerNoteKind = z.infer<typeof ZLedgerNoteKind>;
+
+/** The values a note's wording names: the plan, its bonus percentage. */
+export const ZLedgerNoteParams = z.object({
+  plan: z.string().optional(),
+  percent: z.number().optional(),
+});
+export type TLedgerNoteParams = z.infer<typeof ZLedgerNoteParams>;
+
 /** The user view's filter buttons: All (no type), Executions (usage), Purchases, Bonuses. */
 export const TRANSACTION_FILTERS = ['usage', 'purchase', 'bonus'] as const;
 
@@ -22,7 +51,10 @@ export const ZUserTransaction = z.object({
   transaction_type: ZTransactionType,
   /** Signed: positive adds credits, negative spends them. */
   amount: z.number().int(),
+  /** The admin's reason or a text from before note kinds; otherwise the note's English wording. */
   notes: z.string().nullable(),
+  note_kind: ZLedgerNoteKind,
+  note_params: ZLedgerNoteParams,
   /** The workflow's name, or null when the row has no workflow or the workflow was deleted. */
   workflow_name: ZBilingual.nullable(),
   /** True for a run's row whose workflow no longer exists ("workflow deleted"). */
@@ -125,11 +157,5 @@ export const ZStripeWebhookResponse = z.object({
   duplicate: z.boolean(),
 });
 
-/** API paths the web client reads; invalidating by these prefixes refreshes every page of them. */
-export const CREDITS_PATHS = {
-  transactions: '/api/credits/transactions',
-  plans: '/api/credits/plans',
-  purchase: '/api/credits/purchase',
-  subscription: '/api/credits/subscription',
-  cancelSubscription: '/api/credits/subscription/cancel',
-} as const;
+// In a module without zod: the web app's first screens build query keys from them.
+export { CREDITS_PATHS } from './credit-paths.js';

@@ -1,31 +1,27 @@
 import { z } from 'zod';
 
-/** Every machine-readable error code the API can answer, with its HTTP status. */
-export const ERROR_STATUS = {
-  VALIDATION_ERROR: 400,
-  /** A password-reset, verification or e-mail-change link that is unknown, used or expired. */
-  INVALID_TOKEN: 400,
-  UNAUTHENTICATED: 401,
-  INSUFFICIENT_CREDITS: 402,
-  FORBIDDEN: 403,
-  ACCOUNT_SUSPENDED: 403,
-  /** Starting a run needs a verified e-mail while `require_email_verification` is on. */
-  EMAIL_NOT_VERIFIED: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  BAD_GATEWAY: 502,
-  NOT_CONFIGURED: 503,
-} as const;
+// The codes live in a module without zod, so the web app's first screens can use them without loading zod.
+export { ERROR_STATUS, isErrorCode, type ErrorCode } from './error-codes.js';
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+/** The details some errors carry; a client reads them through this shape, never by guessing. */
+export const ZErrorDetails = z.object({
+  /** VALIDATION_ERROR: the fields the server named. */
+  fields: z.array(z.object({ field: z.string(), message: z.string().catch('') })).optional(),
+  /** CONFLICT of a chat at its message limit, VALIDATION_ERROR of a too long message: the limit. */
+  limit: z.number().optional(),
+  /** RATE_LIMITED: seconds to wait. */
+  retryAfter: z.number().optional(),
+  /** INSUFFICIENT_CREDITS: the run's price and the balance. */
+  required: z.number().optional(),
+  balance: z.number().optional(),
+});
+export type TErrorDetails = z.infer<typeof ZErrorDetails>;
 
 export const ZErrorBody = z.object({
   error: z.string(),
   code: z.string(),
   details: z.unknown().optional(),
+  /** On a 5xx: the request's id, as in the server's log (and its X-Request-Id header), to quote when reporting it. */
+  requestId: z.string().optional(),
 });
 export type TErrorBody = z.infer<typeof ZErrorBody>;

@@ -1,7 +1,14 @@
 import { z } from 'zod';
-import { ZBilingual } from './common.js';
+import { pickLanguage, ZBilingual } from './common.js';
+import { ZRatingSummary } from './reviews.js';
 
-export const QUESTION_TYPES = ['text', 'textarea', 'number', 'select', 'checkbox'] as const;
+export const QUESTION_TYPES = ['text', 'textarea', 'number', 'select', 'checkbox', 'file'] as const;
+
+/** Kinds of file a file question may accept: the same list the workflows' result files are checked against. */
+export const INPUT_FILE_EXTENSIONS = ['pdf', 'csv', 'xlsx', 'txt', 'json', 'png', 'jpg', 'jpeg'] as const;
+export type TInputFileExtension = (typeof INPUT_FILE_EXTENSIONS)[number];
+/** The ceiling of a file answer's size; the live setting `max_input_file_mb` may lower it. */
+export const MAX_INPUT_FILE_MB = 10;
 export const INTERACTION_TYPES = ['chatbot', 'survey'] as const;
 export type TInteractionType = (typeof INTERACTION_TYPES)[number];
 
@@ -12,8 +19,57 @@ export const ZSurveyQuestion = z.object({
   type: z.enum(QUESTION_TYPES),
   /** Choices of select and checkbox questions; empty for the other types. */
   options: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
+  /**
+   * Optional display texts per option, keyed by the option: a chosen option reaches the webhook as its label in
+   * the runner's language, like the question. Options without a label are shown and sent as they are.
+   */
+  optionLabels: z.record(z.string().max(200), ZBilingual).optional(),
+  /** File questions: the extensions accepted (all of INPUT_FILE_EXTENSIONS when absent). */
+  accept: z.array(z.enum(INPUT_FILE_EXTENSIONS)).min(1).max(INPUT_FILE_EXTENSIONS.length).optional(),
+  /** File questions: the largest file in MB (the setting `max_input_file_mb` when absent, never above it). */
+  maxSizeMb: z.number().int().min(1).max(MAX_INPUT_FILE_MB).optional(),
 });
 export type TSurveyQuestion = z.infer<typeof ZSurveyQuestion>;
+
+/**
+ * A question as an admin may send it: the text in both languages, or one plain string that serves as both
+ * (the older single-language shape), stored as that same text in es and en.
+ */
+export const ZSurveyQuestionInput = ZSurveyQuestion.extend({
+  question: z.union([
+    ZBilingual,
+    z
+      .string()
+      .max(5000)
+      .transform((text) => ({ es: text, en: text })),
+  ]),
+});
+
+/** The extensions a file question takes: its own list, or every kind (`jpg` also stands for `jpeg`). */
+export function acceptedExtensions(question: Pick<TSurveyQuestion, 'accept'>): TInputFileExtension[] {
+  const list = question.accept && question.accept.length > 0 ? question.accept : [...INPUT_FILE_EXTENSIONS];
+  const set = new Set<TInputFileExtension>(list);
+  if (set.has('jpg') || set.has('jpeg')) {
+    set.add('jpg');
+    set.add('jpeg');
+  }
+  return INPUT_FILE_EXTENSIONS.filter((e) => set.has(e));
+}
+
+/** The largest file a question takes, in MB, given the live setting (which is the ceiling). */
+export function maxFileMb(question: Pick<TSurveyQuestion, 'maxSizeMb'>, settingMb: number): number {
+  return Math.min(question.maxSizeMb ?? settingMb, settingMb);
+}
+
+/** An option as the runner reads it: its label in their language, or the option itself. */
+export function optionText(
+  question: Pick<TSurveyQuestion, 'optionLabels'>,
+  option: string,
+  lng: string,
+): string {
+  const label = question.optionLabels?.[option];
+  return label ? pickLanguage(label, lng) || option : option;
+}
 
 /** A catalogue card. */
 export const ZPublicWorkflow = z.object({
@@ -23,6 +79,10 @@ export const ZPublicWorkflow = z.object({
   category: ZBilingual,
   interactionType: z.enum(INTERACTION_TYPES),
   creditsPerExecution: z.number().int(),
+  /** The visible reviews' mean and count. */
+  rating: ZRatingSummary,
+  /** Runs started so far (the "popular" order); counted in batches, so it may trail by a few seconds. */
+  runCount: z.number().int().min(0),
 });
 export type TPublicWorkflow = z.infer<typeof ZPublicWorkflow>;
 
@@ -44,7 +104,12 @@ interface InteractionFields {
   interactionType?: TInteractionType;
   welcomeMessage?: { es: string; en: string } | null;
   aiPrompt?: string | null;
-  surveyQuestions?: Array<{ question: { es: string; en: string }; type: string; options?: string[] }>;
+  // A plain string is the single-language form an admin may send (see ZSurveyQuestionInput).
+  surveyQuestions?: Array<{
+    question: { es: string; en: string } | string;
+    type: string;
+    options?: string[];
+  }>;
 }
 
 /**
@@ -72,7 +137,8 @@ export function interactionIssues(w: InteractionFields, ctx: z.RefinementCtx): v
       });
     }
     surveyQuestions.forEach((q, i) => {
-      if (!q.question.es.trim() || !q.question.en.trim()) {
+      const text = typeof q.question === 'string' ? { es: q.question, en: q.question } : q.question;
+      if (!text.es.trim() || !text.en.trim()) {
         ctx.addIssue({
           code: 'custom',
           path: ['surveyQuestions', i, 'question'],
@@ -104,7 +170,7 @@ export const ZWorkflowInput = z
     interactionType: z.enum(INTERACTION_TYPES).default('chatbot'),
     welcomeMessage: ZOptionalBilingual.nullable().optional(),
     aiPrompt: z.string().trim().max(20000).nullable().optional(),
-    surveyQuestions: z.array(ZSurveyQuestion).max(100).default([]),
+    surveyQuestions: z.array(ZSurveyQuestionInput).max(100).default([]),
   })
   .superRefine(interactionIssues);
 export type TWorkflowInput = z.input<typeof ZWorkflowInput>;

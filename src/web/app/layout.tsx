@@ -1,5 +1,5 @@
 import { Coins, LogOut, Menu, X } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, type MouseEvent, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { Button } from '../components/ui/button';
@@ -8,10 +8,13 @@ import { isAdminUser, useMe } from '../lib/session';
 import { useSignOut } from '../lib/sign-out';
 import { cn } from '../lib/utils';
 import { LanguageSwitch } from './language-switch';
+import { useDocumentTitle } from './page-title';
 import { VerifyEmailBanner } from './verify-email-banner';
 
 // The modal (and the dialog library under it) loads on the first click of the credits badge.
 const CreditsModal = lazy(() => import('../features/billing/credits-modal'));
+
+const MAIN_ID = 'main-content';
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
@@ -27,6 +30,29 @@ export function Layout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [creditsOpen, setCreditsOpen] = useState(false);
   const credits = user?.credits ?? 0;
+  // The badge that opened the credits modal (the header has one per layout), to be focused again on close.
+  const creditsOpener = useRef<HTMLButtonElement | null>(null);
+  const creditsWasOpen = useRef(false);
+  useDocumentTitle();
+
+  useEffect(() => {
+    if (creditsOpen) {
+      creditsWasOpen.current = true;
+      return;
+    }
+    if (!creditsWasOpen.current) return;
+    creditsWasOpen.current = false;
+    // The modal unmounts as it closes, so the dialog's own focus return can land on the page body; this runs
+    // after it and puts keyboard users back where they were.
+    const timer = window.setTimeout(() => creditsOpener.current?.focus(), 0);
+    return () => window.clearTimeout(timer);
+  }, [creditsOpen]);
+
+  const skipToMain = (e: MouseEvent<HTMLAnchorElement>) => {
+    // Focus moves without the hash in the address, which the router would otherwise keep on every later page.
+    e.preventDefault();
+    document.getElementById(MAIN_ID)?.focus();
+  };
 
   const links = user
     ? [
@@ -45,7 +71,10 @@ export function Layout() {
   const creditsBadge = user ? (
     <button
       type="button"
-      onClick={() => setCreditsOpen(true)}
+      onClick={(e) => {
+        creditsOpener.current = e.currentTarget;
+        setCreditsOpen(true);
+      }}
       aria-label={t('nav.creditsButton', { count: credits })}
       data-testid="credits-badge"
       className="inline-flex items-center gap-1.5 rounded-full bg-amber-100 px-3 py-1.5 text-sm font-semibold text-amber-900 hover:bg-amber-200"
@@ -57,6 +86,15 @@ export function Layout() {
 
   return (
     <div className="flex min-h-screen flex-col">
+      <a
+        href={`#${MAIN_ID}`}
+        onClick={skipToMain}
+        data-testid="skip-link"
+        // Parked above the window until focused, so it is the first stop of the keyboard but never in sight otherwise.
+        className="fixed left-4 top-3 z-50 -translate-y-24 rounded-md bg-white px-4 py-2 font-semibold text-brand-800 shadow-lg ring-2 ring-brand-600 focus:translate-y-0"
+      >
+        {t('skipToContent')}
+      </a>
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
         <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4">
           <Link to="/" className="flex items-center gap-2 text-lg font-bold text-slate-900">
@@ -148,7 +186,7 @@ export function Layout() {
         ) : null}
       </header>
       <VerifyEmailBanner />
-      <main className="flex-1">
+      <main id={MAIN_ID} tabIndex={-1} className="flex-1 focus:outline-none">
         <Outlet />
       </main>
       <footer className="border-t border-slate-200 bg-white py-6 text-center text-sm text-slate-700">

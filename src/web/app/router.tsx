@@ -14,6 +14,7 @@ import { RouteGuard } from './route-guard';
 const CataloguePage = lazy(() => import('../features/catalogue/catalogue-page'));
 const ExecutePage = lazy(() => import('../features/execute/execute-page'));
 const MyExecutionsPage = lazy(() => import('../features/executions/my-executions-page'));
+const RunPage = lazy(() => import('../features/execute/run-page'));
 const AccountPage = lazy(() => import('../features/account/account-page'));
 const BuyCreditsPage = lazy(() => import('../features/billing/buy-credits-page'));
 const AdminRoutes = lazy(() => import('../features/admin/admin-layout'));
@@ -89,6 +90,14 @@ export const routes: RouteObject[] = [
                 element: (
                   <Lazy>
                     <MyExecutionsPage />
+                  </Lazy>
+                ),
+              },
+              {
+                path: '/my-workflows/:executionId',
+                element: (
+                  <Lazy>
+                    <RunPage />
                   </Lazy>
                 ),
               },

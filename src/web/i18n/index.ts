@@ -1,13 +1,17 @@
 import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
+import { ERROR_TEXTS } from '#shared/i18n/errors';
 
 export const SUPPORTED_LANGUAGES = ['en', 'es'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 
 type Bundle = Record<string, unknown>;
-/** Namespaces the first screens (shell, home, sign-in, sign-up, credits modal) need; they ship in the first bundle. */
-const CORE_NAMESPACES = ['common', 'home', 'auth', 'billing'];
+/**
+ * Namespaces the first screens (shell, home, sign-in, sign-up, credits modal) need; they ship in the first
+ * bundle. `errors` is the server's own catalogue of error texts (src/shared/i18n), so both say the same.
+ */
+const CORE_NAMESPACES = ['common', 'home', 'auth', 'billing', 'errors'];
 
 const eager = import.meta.glob<Bundle>('./locales/*/{common,home,auth,billing}.json', {
   eager: true,
@@ -26,6 +30,7 @@ for (const [path, bundle] of Object.entries(eager)) {
   const [, lng, ns] = match as unknown as [string, string, string];
   (resources[lng] ??= {})[ns] = bundle;
 }
+for (const lng of SUPPORTED_LANGUAGES) (resources[lng] ??= {}).errors = ERROR_TEXTS[lng];
 
 const lazyBackend: BackendModule = {
   type: 'backend',
@@ -60,7 +65,10 @@ void i18n
       lookupCookie: 'lng',
       lookupLocalStorage: 'lng',
       lookupSessionStorage: 'lng',
-      caches: ['localStorage'],
+      // The cookie tells the server the reader's language too: its error texts and mails follow it.
+      caches: ['localStorage', 'cookie'],
+      cookieMinutes: 60 * 24 * 365,
+      cookieOptions: { path: '/', sameSite: 'lax' },
     },
   });
 

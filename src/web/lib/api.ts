@@ -1,16 +1,21 @@
-/** An answer that was not OK, with the message the API's error rules give it. */
+import { isErrorCode, type ErrorCode } from '#shared/contract/error-codes';
+
+/**
+ * An answer that was not OK: the contract's code when the server sent one this client knows (undefined
+ * otherwise), and the server's text as the message, shown only when the code is unknown.
+ */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
-    readonly code: string | undefined,
+    readonly code: ErrorCode | undefined,
     readonly body: unknown,
   ) {
     super(message);
   }
 }
 
-async function errorFrom(res: Response): Promise<ApiError> {
+export async function errorFrom(res: Response): Promise<ApiError> {
   const text = await res.text();
   let body: unknown;
   try {
@@ -20,7 +25,7 @@ async function errorFrom(res: Response): Promise<ApiError> {
   }
   const record = (body && typeof body === 'object' ? body : {}) as { error?: unknown; code?: unknown };
   const message = typeof record.error === 'string' && record.error ? record.error : `HTTP ${res.status}`;
-  return new ApiError(message, res.status, typeof record.code === 'string' ? record.code : undefined, body);
+  return new ApiError(message, res.status, isErrorCode(record.code) ? record.code : undefined, body);
 }
 
 /** One page of a list and the total the server counted for the same filters (its X-Total-Count header). */

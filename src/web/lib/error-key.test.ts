@@ -1,9 +1,26 @@
+import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
+import { ERROR_STATUS, type ErrorCode, ZErrorDetails } from '#shared/contract/errors';
+import { ERROR_TEXTS } from '#shared/i18n/errors';
+import commonEn from '../i18n/locales/en/common.json';
+import commonEs from '../i18n/locales/es/common.json';
 import { ApiError } from './api';
-import { errorKey, errorPlacement, fieldProblems } from './error-key';
+import { errorDetails, errorKey, errorMessage, errorPlacement, fieldProblems } from './error-key';
 
-const apiError = (status: number, code: string | undefined, details?: unknown) =>
+const apiError = (status: number, code: ErrorCode | undefined, details?: unknown) =>
   new ApiError('Server text in English', status, code, { error: 'Server text in English', code, details });
+
+/** The text a namespace-qualified key names in one language's bundles, or undefined. */
+function resolve(language: 'en' | 'es', key: string): unknown {
+  const [ns = '', path = ''] = key.split(':');
+  const bundles: Record<string, unknown> = {
+    common: language === 'en' ? commonEn : commonEs,
+    errors: ERROR_TEXTS[language],
+  };
+  return path
+    .split('.')
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], bundles[ns]);
+}
 
 describe('errorKey', () => {
   it.each([
@@ -12,7 +29,7 @@ describe('errorKey', () => {
     ['RATE_LIMITED', 429, 'common:errors.rateLimited'],
     ['ACCOUNT_SUSPENDED', 403, 'common:errors.accountSuspended'],
     ['VALIDATION_ERROR', 400, 'common:errors.validation'],
-  ])('maps %s to its common key', (code, status, key) => {
+  ] as const)('maps %s to its common key', (code, status, key) => {
     expect(errorKey(apiError(status, code))).toBe(key);
   });
 
@@ -99,5 +116,71 @@ describe('errorPlacement', () => {
       field: null,
       key: 'common:errors.rateLimited',
     });
+  });
+});
+
+describe('every error code of the contract', () => {
+  it.each(Object.entries(ERROR_STATUS) as Array<[ErrorCode, number]>)(
+    '%s has a text in both languages',
+    (code, status) => {
+      const key = errorKey(apiError(status, code));
+      expect(resolve('en', key), key).toMatch(/\S/);
+      expect(resolve('es', key), key).toMatch(/\S/);
+    },
+  );
+
+  it('words a chat at its message limit from the details', () => {
+    const err = apiError(409, 'CONFLICT', { limit: 20 });
+    expect(errorKey(err)).toBe('errors:CONFLICT.chatLimit');
+    const t = ((key: string, params?: Record<string, unknown>) =>
+      `${key} ${JSON.stringify(params)}`) as TFunction;
+    expect(errorMessage(t, err)).toBe('errors:CONFLICT.chatLimit {"max":20}');
+  });
+});
+
+describe('errorMessage', () => {
+  const t = ((key: string) => `t(${key})`) as TFunction;
+  it('words a known code in the reader language, never with the server text', () => {
+    expect(errorMessage(t, apiError(402, 'INSUFFICIENT_CREDITS'))).toBe(
+      't(errors:INSUFFICIENT_CREDITS.default)',
+    );
+    expect(errorMessage(t, apiError(401, 'UNAUTHENTICATED'), { UNAUTHENTICATED: 'auth:signin.error' })).toBe(
+      't(auth:signin.error)',
+    );
+  });
+  it('shows the server text only for a code this client does not know', () => {
+    const body = { error: 'Texto del servidor', code: 'SOMETHING_NEW' };
+    expect(errorMessage(t, new ApiError('Texto del servidor', 418, undefined, body))).toBe(
+      'Texto del servidor',
+    );
+    expect(errorMessage(t, new ApiError('Request failed', 502, undefined, '<html>'))).toBe(
+      't(common:errors.generic)',
+    );
+  });
+});
+
+describe('errorDetails', () => {
+  it.each([
+    [{ fields: [{ field: 'email', message: 'taken' }] }],
+    [{ fields: [{ field: 'email', message: 42 }, { field: 'name' }] }],
+    [{ limit: 20 }],
+    [{ retryAfter: 30 }],
+    [{ required: 3, balance: 1 }],
+    [{ limit: 5, extra: 'ignored', fields: [] }],
+    [{}],
+  ])('reads %j as the contract schema does', (details) => {
+    expect(errorDetails(apiError(400, 'VALIDATION_ERROR', details))).toEqual(ZErrorDetails.parse(details));
+  });
+
+  it('skips what does not fit and keeps the rest', () => {
+    const details = {
+      fields: [{ field: 'email', message: 'bad' }, null, { message: 'no field' }],
+      limit: 'x',
+    };
+    expect(errorDetails(apiError(400, 'VALIDATION_ERROR', details))).toEqual({
+      fields: [{ field: 'email', message: 'bad' }],
+    });
+    expect(errorDetails(apiError(400, 'VALIDATION_ERROR', 'text'))).toEqual({});
+    expect(errorDetails(new Error('x'))).toEqual({});
   });
 });

@@ -1,4 +1,35 @@
+import type { TFunction } from 'i18next';
+import type { ErrorCode } from '#shared/contract/error-codes';
+import type { TErrorDetails } from '#shared/contract/errors';
 import { ApiError } from './api';
+
+const NUMBER_DETAILS = ['limit', 'retryAfter', 'required', 'balance'] as const;
+
+/**
+ * The details of a failed call, in the contract's shape (ZErrorDetails): what does not fit it is left out.
+ * Read by hand rather than with the schema, so that zod stays out of the first screens' scripts; a test
+ * holds the two to the same answers.
+ */
+export function errorDetails(err: unknown): TErrorDetails {
+  if (!(err instanceof ApiError)) return {};
+  const details = (err.body as { details?: unknown } | null)?.details;
+  if (!details || typeof details !== 'object') return {};
+  const given = details as Record<string, unknown>;
+  const read: TErrorDetails = {};
+  if (Array.isArray(given.fields)) {
+    // Malformed entries are skipped, not a reason to lose the well-formed ones.
+    read.fields = given.fields.flatMap((f: unknown) => {
+      const entry = f as { field?: unknown; message?: unknown } | null;
+      if (typeof entry?.field !== 'string') return [];
+      return [{ field: entry.field, message: typeof entry.message === 'string' ? entry.message : '' }];
+    });
+  }
+  for (const key of NUMBER_DETAILS) {
+    const value = given[key];
+    if (typeof value === 'number') read[key] = value;
+  }
+  return read;
+}
 
 /** One field the server named in a VALIDATION_ERROR (`details.fields`). */
 export interface FieldProblem {
@@ -8,17 +39,11 @@ export interface FieldProblem {
 
 /** The fields a 400 answer names, or none. */
 export function fieldProblems(err: unknown): FieldProblem[] {
-  if (!(err instanceof ApiError)) return [];
-  const details = (err.body as { details?: { fields?: unknown } } | null)?.details;
-  if (!details || !Array.isArray(details.fields)) return [];
-  return details.fields.flatMap((f: unknown) => {
-    const { field, message } = (f ?? {}) as { field?: unknown; message?: unknown };
-    return typeof field === 'string' ? [{ field, message: typeof message === 'string' ? message : '' }] : [];
-  });
+  return errorDetails(err).fields ?? [];
 }
 
-/** Codes every screen words the same way (keys of the common namespace). */
-const COMMON_KEYS: Record<string, string> = {
+/** Codes every screen words the same way (keys of the common namespace); the rest use the errors namespace. */
+const COMMON_KEYS: Partial<Record<ErrorCode, string>> = {
   INVALID_TOKEN: 'common:errors.invalidToken',
   EMAIL_NOT_VERIFIED: 'common:errors.emailNotVerified',
   RATE_LIMITED: 'common:errors.rateLimited',
@@ -26,23 +51,28 @@ const COMMON_KEYS: Record<string, string> = {
   UNAUTHENTICATED: 'common:errors.unauthenticated',
   NOT_FOUND: 'common:errors.notFound',
   VALIDATION_ERROR: 'common:errors.validation',
+  INTERNAL_ERROR: 'common:errors.generic',
 };
 
 /** Keys a screen gives for its own cases: by code (`CONFLICT`) or by code and field (`VALIDATION_ERROR:password`). */
-export type ErrorKeys = Partial<Record<string, string>>;
+export type ErrorKeys = Partial<Record<ErrorCode | `${ErrorCode}:${string}`, string>>;
 
 /**
- * The i18n key (namespace-qualified) that explains a failed call in the reader's language, never the
- * server's English text. Looks up, in order: the screen's key for a field the server named
- * (`CODE:field`), the screen's key for the code, a too-common password, the common key for the code; a
- * failed fetch (no answer) is a network problem; anything else is the generic message.
+ * The i18n key (namespace-qualified) that explains a failed call in the reader's language. Looks up, in
+ * order: the screen's key for a field the server named (`CODE:field`), the screen's key for the code, a
+ * too-common password, a case the details make clear (a chat at its message limit), the common key for the
+ * code, the code's own text in the errors namespace (the server's catalogue); a failed fetch (no answer) is
+ * a network problem; a code this client does not know is the generic message (`errorMessage` shows the
+ * server's text for it instead).
  */
 export function errorKey(err: unknown, specific: ErrorKeys = {}): string {
   if (!(err instanceof ApiError)) {
     return err instanceof TypeError ? 'common:errors.network' : 'common:errors.generic';
   }
-  const code = err.code ?? '';
-  const fields = fieldProblems(err);
+  const code = err.code;
+  if (!code) return 'common:errors.generic';
+  const details = errorDetails(err);
+  const fields = details.fields ?? [];
   for (const { field } of fields) {
     const key = specific[`${code}:${field}`];
     if (key) return key;
@@ -52,7 +82,26 @@ export function errorKey(err: unknown, specific: ErrorKeys = {}): string {
   if (code === 'VALIDATION_ERROR' && fields.some((f) => /too common/i.test(f.message))) {
     return 'common:errors.passwordTooCommon';
   }
-  return COMMON_KEYS[code] ?? 'common:errors.generic';
+  if (code === 'CONFLICT' && details.limit !== undefined) return 'errors:CONFLICT.chatLimit';
+  return COMMON_KEYS[code] ?? `errors:${code}.default`;
+}
+
+/** The values an error's key names, from its details (`{{max}}` of a chat's message limit). */
+export function errorParams(err: unknown): Record<string, number> {
+  const { limit } = errorDetails(err);
+  return limit === undefined ? {} : { max: limit };
+}
+
+/**
+ * What to show for a failed call: the reader's wording for every code of the contract, and the server's own
+ * text only for a code this client does not know (a newer server), which it wrote in the reader's language.
+ */
+export function errorMessage(t: TFunction, err: unknown, specific: ErrorKeys = {}): string {
+  if (err instanceof ApiError && err.code === undefined) {
+    const body = err.body as { error?: unknown; code?: unknown } | null;
+    if (typeof body?.code === 'string' && typeof body.error === 'string' && body.error) return body.error;
+  }
+  return t(errorKey(err, specific), errorParams(err));
 }
 
 /**
@@ -63,11 +112,11 @@ export function errorPlacement<F extends string>(
   err: unknown,
   fields: readonly F[],
   specific: ErrorKeys = {},
-  fieldOfCode: Partial<Record<string, F>> = {},
+  fieldOfCode: Partial<Record<ErrorCode, F>> = {},
 ): { field: F | null; key: string } {
   const key = errorKey(err, specific);
-  const code = err instanceof ApiError ? (err.code ?? '') : '';
-  const byCode = fieldOfCode[code];
+  const code = err instanceof ApiError ? err.code : undefined;
+  const byCode = code ? fieldOfCode[code] : undefined;
   if (byCode) return { field: byCode, key };
   if (code !== 'VALIDATION_ERROR') return { field: null, key };
   const named = fieldProblems(err).find((p) => (fields as readonly string[]).includes(p.field));

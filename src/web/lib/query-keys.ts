@@ -1,4 +1,4 @@
-import { CREDITS_PATHS } from '#shared/contract/credits';
+import { CREDITS_PATHS } from '#shared/contract/credit-paths';
 
 /**
  * Every TanStack Query key the web client uses, in one place, so a query and the mutations that refresh it
@@ -16,10 +16,16 @@ export const queryKeys = {
   /** One workflow as the execute screen shows it. */
   publicWorkflow: (id: string) => [`/api/workflows/public/${id}`] as const,
 
+  /** Every page of a workflow's reviews (the prefix a review's change invalidates). */
+  reviews: (workflowId: string) => ['reviews', workflowId] as const,
+  reviewsPage: (workflowId: string, limit: number) => ['reviews', workflowId, limit] as const,
+
   /** The signed-in user's run history: anything that ends a run refreshes it. */
   executions: () => ['/api/executions'] as const,
   /** One run (not under `executions()`: its own path, fed by the event stream). */
   execution: (id: string) => [`/api/executions/${id}`] as const,
+  /** One run with its page's extra facts; kept apart from `execution(id)`, which the stream feeds a leaner shape. */
+  executionDetail: (id: string) => ['execution-detail', id] as const,
 
   /** Every page of the user's credit history (the prefix a purchase invalidates). */
   transactions: () => [CREDITS_PATHS.transactions] as const,
@@ -30,6 +36,8 @@ export const queryKeys = {
   subscription: () => [CREDITS_PATHS.subscription] as const,
   /** The plans on sale. */
   plans: () => [CREDITS_PATHS.plans] as const,
+  /** The person's API keys (never the keys themselves). */
+  apiKeys: () => ['/api/account/api-keys'] as const,
 
   admin: {
     /** Every admin query starts with this key, so a mutation can refresh the whole panel. */
@@ -43,6 +51,7 @@ export const queryKeys = {
     workflows: (params: object) => ['admin', 'workflows', params] as const,
     workflow: (id: string) => ['admin', 'workflow', id] as const,
     workflowSecret: (id: string) => ['admin', 'workflow-secret', id] as const,
+    workflowReviews: (id: string, params: object) => ['admin', 'workflow-reviews', id, params] as const,
     executions: (params: object) => ['admin', 'executions', params] as const,
     credits: (params: object) => ['admin', 'credits', params] as const,
     /** Every page of the outbox and every mail's detail. */

@@ -20,6 +20,7 @@ import {
   revokeOtherSessions,
   updateProfile,
 } from './service.js';
+import { errorAnswers } from '#server/lib/errors.js';
 
 /** The signed-in person's own account settings; every route acts on the session's account only. */
 export async function accountRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -77,7 +78,7 @@ export async function accountRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         tags: ['account'],
         summary: 'Sign out of every other device',
-        response: { 200: ZRevokeOthersResponse, 401: ZErrorBody },
+        response: { 200: ZRevokeOthersResponse, ...errorAnswers(401) },
       },
     },
     async (request) => {
@@ -92,7 +93,7 @@ export async function accountRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         tags: ['account'],
         summary: 'Download everything the account holds (a JSON file)',
-        response: { 200: ZAccountExport, 401: ZErrorBody },
+        response: { 200: ZAccountExport, ...errorAnswers(401) },
       },
     },
     async (request, reply) => {

@@ -17,10 +17,10 @@ import {
   users,
   workflowExecutions,
 } from '#server/db/schema.js';
+import { ledgerNoteText } from '#shared/i18n/ledger-notes.js';
 import { isoOrNull } from '#server/lib/dates.js';
 import { AppError, badRequest, conflict, notFound } from '#server/lib/errors.js';
 import { newToken } from '#server/lib/tokens.js';
-import { resultStorageFor } from '#server/providers/storage/index.js';
 import type { AppDeps } from '#server/types.js';
 import {
   assertUsablePassword,
@@ -33,7 +33,11 @@ import {
   verifyPassword,
   type ThrottleRule,
 } from '../auth/service.js';
+import { deleteUserApiKeys } from '../apikeys/service.js';
+import { takeInputFileKeys } from '../executions/service.js';
 import { enqueueMail } from '../mail/service.js';
+import { queueFileDeletions, removeQueuedFiles } from '../results/service.js';
+import { deleteReviewsOf, reviewsOf } from '../workflows/service.js';
 
 /** Password checks from a signed-in session: a stolen session must not become a fast password oracle. */
 const PASSWORD_CHECK_RULE: ThrottleRule = { limit: 10, windowMs: 15 * 60 * 1000 };
@@ -44,7 +48,7 @@ async function loadAccount(deps: AppDeps, userId: string) {
     .from(users)
     .innerJoin(userProfiles, eq(userProfiles.id, users.id))
     .where(eq(users.id, userId));
-  if (!row) throw notFound('Account');
+  if (!row) throw notFound('account');
   return row;
 }
 
@@ -54,11 +58,11 @@ async function checkPassword(deps: AppDeps, userId: string, password: string, fi
     deps.db,
     [{ key: `account-password:user:${userId}`, rule: PASSWORD_CHECK_RULE }],
     deps.now(),
-    'Too many wrong passwords. Try again later.',
+    'wrongPasswords',
   );
   const account = await loadAccount(deps, userId);
   if (!(await verifyPassword(account.user.hashedPassword, password))) {
-    throw badRequest('The password is not correct', { fields: [{ field, message: 'incorrect' }] });
+    throw badRequest('wrongPassword', { fields: [{ field, message: 'incorrect' }] });
   }
   return account;
 }
@@ -77,7 +81,7 @@ export async function updateProfile(
     })
     .where(eq(userProfiles.id, userId))
     .returning();
-  if (!profile) throw notFound('Account');
+  if (!profile) throw notFound('account');
   return toSessionUser(profile);
 }
 
@@ -108,12 +112,12 @@ export async function requestEmailChange(
 ): Promise<{ ok: true; pendingEmail: string }> {
   const { profile } = await checkPassword(deps, userId, input.password, 'password');
   if (input.newEmail === profile.email) {
-    throw badRequest('This is already your e-mail address', {
+    throw badRequest('sameEmail', {
       fields: [{ field: 'newEmail', message: 'same' }],
     });
   }
   const [taken] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, input.newEmail));
-  if (taken) throw conflict('An account with this email already exists');
+  if (taken) throw conflict('emailTaken');
   await deps.db.transaction((tx) =>
     sendEmailChangeMails(tx, deps.config, profile, input.newEmail, deps.now()),
   );
@@ -135,7 +139,7 @@ export async function revokeOtherSessions(
 /** Everything the account holds, as one document (the person's right to a copy of their data). */
 export async function exportAccount(deps: AppDeps, userId: string): Promise<TAccountExport> {
   const { profile } = await loadAccount(deps, userId);
-  const [runs, transactions, plans] = await Promise.all([
+  const [runs, transactions, plans, reviews] = await Promise.all([
     deps.db
       .select()
       .from(workflowExecutions)
@@ -151,6 +155,7 @@ export async function exportAccount(deps: AppDeps, userId: string): Promise<TAcc
       .from(subscriptions)
       .where(eq(subscriptions.userId, userId))
       .orderBy(asc(subscriptions.createdAt)),
+    reviewsOf(deps.db, userId),
   ]);
   return {
     exportedAt: deps.now().toISOString(),
@@ -183,7 +188,9 @@ export async function exportAccount(deps: AppDeps, userId: string): Promise<TAcc
       type: t.transactionType,
       planName: t.planName,
       usdAmount: t.usdAmount,
-      notes: t.notes,
+      notes: ledgerNoteText('en', { kind: t.noteKind, params: t.noteParams, notes: t.notes }),
+      noteKind: t.noteKind,
+      noteParams: t.noteParams,
       workflowId: t.workflowId,
       createdAt: t.createdAt.toISOString(),
     })),
@@ -196,6 +203,7 @@ export async function exportAccount(deps: AppDeps, userId: string): Promise<TAcc
       nextRenewalDate: s.nextRenewalDate.toISOString(),
       createdAt: s.createdAt.toISOString(),
     })),
+    reviews,
   };
 }
 
@@ -207,10 +215,7 @@ export async function exportAccount(deps: AppDeps, userId: string): Promise<TAcc
 export async function deleteAccount(deps: AppDeps, userId: string, password: string): Promise<void> {
   const { profile } = await checkPassword(deps, userId, password, 'password');
   if (profile.isAdmin) {
-    throw new AppError(
-      'CONFLICT',
-      'An administrator account cannot delete itself: ask another admin to remove the role first',
-    );
+    throw new AppError('CONFLICT', 'adminCannotDelete');
   }
   const now = deps.now();
   const anonymous = `deleted-${userId}@deleted.invalid`;
@@ -232,6 +237,8 @@ export async function deleteAccount(deps: AppDeps, userId: string, password: str
       })
       .where(eq(userProfiles.id, userId));
     await tx.delete(sessions).where(eq(sessions.userId, userId));
+    await deleteUserApiKeys(tx, userId);
+    await deleteReviewsOf(tx, userId);
     await tx.delete(accountTokens).where(eq(accountTokens.userId, userId));
     await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, userId));
     await tx.delete(emailOutbox).where(eq(emailOutbox.userId, userId));
@@ -263,8 +270,12 @@ export async function deleteAccount(deps: AppDeps, userId: string, password: str
       language: profile.language,
       params: { name: profile.fullName ?? profile.email },
     });
-    return withFiles.map((f) => f.key).filter((k): k is string => k !== null);
+    // Files uploaded as survey answers go with the other contents of the person's runs.
+    const uploaded = await takeInputFileKeys(tx, eq(workflowExecutions.userId, userId));
+    const keys = [...withFiles.map((f) => f.key).filter((k): k is string => k !== null), ...uploaded];
+    await queueFileDeletions(tx, keys);
+    return keys;
   });
-  const storage = resultStorageFor(deps.config.dataDir);
-  await Promise.all(files.map((key) => storage.remove(key)));
+  // A store error leaves them queued for the retention job.
+  await removeQueuedFiles(deps, files).catch(() => 0);
 }

@@ -13,7 +13,8 @@ import { creditTransactions, userProfiles, userWorkflows, workflowExecutions } f
 import { signInAdmin, signUpUser, type TestClient } from '#server/test/client.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
 import { ledgerMismatches } from '#server/test/ledger-check.js';
-import { chatbotInput, testAdminId } from './testing/test-data.js';
+import { chatbotInput } from './testing/test-data.js';
+import { testAdminId } from '#server/test/test-data.js';
 
 let t: TestApp;
 let admin: TestClient;
@@ -338,6 +339,8 @@ describe('GET /api/admin/stats', () => {
     expect(creditsToday?.spent).toBe(0);
     // Demo payments on the embedded database are the demo itself: no banner.
     expect(stats.demoPayments).toBe(false);
+    // No LLM_BASE_URL in the harness: chats use the built-in scripted assistant.
+    expect(stats.demoAssistant).toBe(true);
   });
 
   it('counts usage as credits spent', async () => {

@@ -27,13 +27,21 @@ describe('GET /api/admin/stats', () => {
     const people = [await signUpUser(t), await signUpUser(t)];
     await t.database.db.transaction(async (tx) => {
       for (const person of people) {
-        await applyLedgerEntry(tx, {
-          userId: person.id,
-          amount: grant,
-          type: 'admin_adjustment',
-          notes: 'big day',
-        });
-        await applyLedgerEntry(tx, { userId: person.id, amount: -spend, type: 'usage', notes: 'big day' });
+        await applyLedgerEntry(
+          tx,
+          {
+            userId: person.id,
+            amount: grant,
+            type: 'admin_adjustment',
+            notes: 'big day',
+          },
+          t.deps.metrics,
+        );
+        await applyLedgerEntry(
+          tx,
+          { userId: person.id, amount: -spend, type: 'usage', notes: 'big day' },
+          t.deps.metrics,
+        );
       }
     });
     const bigDay = new Date(t.clock.now().getTime() - 2 * DAY);

@@ -1,24 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TAdminConfigEntry } from '#shared/contract/admin.js';
 import { adminAuditLogs, creditTransactions, sessions, userProfiles } from '#server/db/schema.js';
-import { signInAdmin, signUpUser, TestClient, type TestClient as Client } from '#server/test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
-import { ledgerMismatches } from '#server/test/ledger-check.js';
-import { auditRowsFor, testAdminId } from './testing/test-data.js';
+import { signUpUser, TestClient } from '#server/test/client.js';
+import { auditRowsFor } from './testing/test-data.js';
+import { useAdminApp } from '#server/test/test-data.js';
 
-let t: TestApp;
-let admin: Client;
-let adminId: string;
-beforeAll(async () => {
-  t = await buildTestApp();
-  admin = await signInAdmin(t, TEST_ADMIN.email, TEST_ADMIN.password);
-  adminId = await testAdminId(t);
-});
-afterAll(async () => {
-  expect(await ledgerMismatches(t.database.db)).toEqual([]);
-  await t?.close();
-});
+const { t, admin, adminId } = useAdminApp();
 
 const db = () => t.database.db;
 const auditCount = async () =>
@@ -57,8 +45,8 @@ describe('adjusting credits', () => {
     ]);
     const audits = await auditRowsFor(t, id);
     expect(audits.map((a) => [a.actionType, a.adminUserId, a.targetType])).toEqual([
-      ['credits_adjusted', adminId, 'user'],
-      ['credits_adjusted', adminId, 'user'],
+      ['credits_adjusted', adminId(), 'user'],
+      ['credits_adjusted', adminId(), 'user'],
     ]);
     expect(audits[1]?.details).toMatchObject({ amount: -4, reason: 'Duplicate grant', balanceAfter: 11 });
   });
@@ -138,9 +126,9 @@ describe('suspending and reactivating a user', () => {
 
   it('an admin cannot suspend or demote themself (409, nothing changes)', async () => {
     const auditsBefore = await auditCount();
-    const suspend = await admin.patch(`/api/admin/users/${adminId}`, { accountStatus: 'suspended' });
+    const suspend = await admin.patch(`/api/admin/users/${adminId()}`, { accountStatus: 'suspended' });
     expect(suspend.statusCode).toBe(409);
-    const demote = await admin.patch(`/api/admin/users/${adminId}`, { isAdmin: false });
+    const demote = await admin.patch(`/api/admin/users/${adminId()}`, { isAdmin: false });
     expect(demote.statusCode).toBe(409);
     expect((await admin.get('/api/auth/me')).json()).toMatchObject({
       isAdmin: true,
@@ -186,12 +174,16 @@ describe('live configuration', () => {
   it('lists every entry with its key, description and value', async () => {
     const list = await entries();
     expect(list.map((e) => e.key).sort()).toEqual([
+      'api_requests_per_minute',
       'chat_max_message_chars',
       'chat_max_messages',
       'default_credits_per_execution',
+      'max_event_streams_per_user',
+      'max_input_file_mb',
       'max_result_file_mb',
       'password_reset_minutes',
       'require_email_verification',
+      'result_retention_days',
       'signup_bonus_credits',
       'signups_per_ip_per_hour',
       'webhook_timeout_minutes',

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TAdminWorkflowDetail, TWorkflowSecret } from '#shared/contract/admin.js';
 import {
   adminAuditLogs,
@@ -8,24 +8,13 @@ import {
   userWorkflows,
   workflowExecutions,
 } from '#server/db/schema.js';
-import { signInAdmin, signUpUser, type TestClient } from '#server/test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
-import { ledgerMismatches } from '#server/test/ledger-check.js';
+import { signUpUser, type TestClient } from '#server/test/client.js';
+import { TEST_ADMIN } from '#server/test/harness.js';
 import { headerTokenFor } from '../workflows/secrets.js';
-import { auditRowsFor, chatbotInput, testAdminId } from './testing/test-data.js';
+import { auditRowsFor, chatbotInput } from './testing/test-data.js';
+import { useAdminApp } from '#server/test/test-data.js';
 
-let t: TestApp;
-let admin: TestClient;
-let adminId: string;
-beforeAll(async () => {
-  t = await buildTestApp();
-  admin = await signInAdmin(t, TEST_ADMIN.email, TEST_ADMIN.password);
-  adminId = await testAdminId(t);
-});
-afterAll(async () => {
-  expect(await ledgerMismatches(t.database.db)).toEqual([]);
-  await t?.close();
-});
+const { t, admin, adminId } = useAdminApp();
 
 const db = () => t.database.db;
 const count = async (table: typeof userWorkflows | typeof adminAuditLogs) =>
@@ -36,7 +25,7 @@ const count = async (table: typeof userWorkflows | typeof adminAuditLogs) =>
   )[0]?.n ?? 0;
 
 async function create(overrides: Parameters<typeof chatbotInput>[1] = {}): Promise<TAdminWorkflowDetail> {
-  const res = await admin.post('/api/admin/workflows', chatbotInput(adminId, overrides));
+  const res = await admin.post('/api/admin/workflows', chatbotInput(adminId(), overrides));
   expect(res.statusCode).toBe(201);
   return res.json();
 }
@@ -48,15 +37,15 @@ describe('creating a workflow', () => {
   it('stores every field of the form, answers the full workflow and audits it without the secret', async () => {
     const res = await admin.post(
       '/api/admin/workflows',
-      chatbotInput(adminId, { creditsPerExecution: 3, isPublic: false }),
+      chatbotInput(adminId(), { creditsPerExecution: 3, isPublic: false }),
     );
     expect(res.statusCode).toBe(201);
     const body = res.json() as TAdminWorkflowDetail;
     expect(body).toMatchObject({
       name: { es: 'Redactor de correos', en: 'E-mail writer' },
       category: { es: 'Ventas', en: 'Sales' },
-      owner: { id: adminId, email: TEST_ADMIN.email },
-      userId: adminId,
+      owner: { id: adminId(), email: TEST_ADMIN.email },
+      userId: adminId(),
       isPublic: false,
       isActive: true,
       executionCount: 0,
@@ -71,7 +60,7 @@ describe('creating a workflow', () => {
     expect(audit).toMatchObject({
       actionType: 'workflow_created',
       targetType: 'workflow',
-      adminUserId: adminId,
+      adminUserId: adminId(),
     });
     expect(audit?.details).toMatchObject({ name: body.name, creditsPerExecution: 3 });
     expect(JSON.stringify(audit?.details)).not.toContain('whsec_');
@@ -101,7 +90,7 @@ describe('creating a workflow', () => {
     ['a survey without questions', { interactionType: 'survey' as const, surveyQuestions: [] }],
   ])('refuses %s with 400 and writes nothing', async (_label, overrides) => {
     const [workflows, audits] = [await count(userWorkflows), await count(adminAuditLogs)];
-    const res = await admin.post('/api/admin/workflows', chatbotInput(adminId, overrides));
+    const res = await admin.post('/api/admin/workflows', chatbotInput(adminId(), overrides));
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.any(String) });
     expect([await count(userWorkflows), await count(adminAuditLogs)]).toEqual([workflows, audits]);

@@ -1,13 +1,13 @@
 import { ZAdminEmailListQuery } from '#shared/contract/admin.js';
 import { ZIdParams, ZOk } from '#shared/contract/common.js';
 import { ZAdminEmail, ZAdminEmailDetail, ZAdminEmailList } from '#shared/contract/emails.js';
-import { ZErrorBody } from '#shared/contract/errors.js';
+import { errorAnswers } from '#server/lib/errors.js';
 import { requireAdmin } from '#server/plugins/session.js';
 import type { App, AppDeps } from '#server/types.js';
 import { getEmail, listEmails, retryEmail, sendPasswordResetAsAdmin } from './emails.js';
 import { sendPage } from './routes.js';
 
-const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 409: ZErrorBody };
+const errors = errorAnswers(400, 401, 403, 404, 409);
 const tags = ['admin'];
 
 /** The outbox as admins read it, and the reset link an admin can send. Mounted at /api/admin (guarded). */

@@ -55,14 +55,13 @@ export async function listEmails(
 
 export async function getEmail(db: Db, id: string): Promise<TAdminEmailDetail> {
   const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
-  if (!row) throw notFound('E-mail');
+  if (!row) throw notFound('email');
   return { ...toAdminEmail(row), text: row.textBody, html: row.htmlBody };
 }
 
 /** Puts a failed mail back in the queue for a fresh series of tries. */
 export async function retryEmail(deps: AppDeps, adminId: string, id: string): Promise<TAdminEmail> {
-  if (!deps.config.mail.smtpUrl)
-    throw conflict('No SMTP server is configured (SMTP_URL): mails cannot be sent');
+  if (!deps.config.mail.smtpUrl) throw conflict('smtpMissing');
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
       .update(emailOutbox)
@@ -74,8 +73,8 @@ export async function retryEmail(deps: AppDeps, adminId: string, id: string): Pr
         .select({ id: emailOutbox.id })
         .from(emailOutbox)
         .where(eq(emailOutbox.id, id));
-      if (!exists) throw notFound('E-mail');
-      throw conflict('Only a failed mail can be retried');
+      if (!exists) throw notFound('email');
+      throw conflict('onlyFailedRetry');
     }
     await writeAudit(tx, {
       adminId,
@@ -96,8 +95,8 @@ export async function sendPasswordResetAsAdmin(
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const [profile] = await tx.select().from(userProfiles).where(eq(userProfiles.id, userId));
-    if (!profile || profile.deletedAt) throw notFound('User');
-    if (profile.accountStatus !== 'active') throw conflict('This account is suspended');
+    if (!profile || profile.deletedAt) throw notFound('user');
+    if (profile.accountStatus !== 'active') throw conflict('accountSuspended');
     await sendPasswordResetMail(tx, deps.config, profile, deps.now());
     await writeAudit(tx, {
       adminId,

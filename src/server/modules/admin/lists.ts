@@ -13,6 +13,7 @@ import type {
   ZAdminUserListQuery,
   ZAdminWorkflowListQuery,
 } from '#shared/contract/admin.js';
+import { ledgerNoteText } from '#shared/i18n/ledger-notes.js';
 import type { Db, DbOrTx } from '#server/db/client.js';
 import { newestFirst, queryRows } from '#server/db/sql-helpers.js';
 import { iso, isoOrNull } from '#server/lib/dates.js';
@@ -23,7 +24,13 @@ import {
   userWorkflows,
   workflowExecutions,
 } from '#server/db/schema.js';
-import { escapeLike, userIdMatches, userMatches, workflowIdMatches, workflowTextContains } from './search.js';
+import {
+  auditActionContains,
+  userIdMatches,
+  userMatches,
+  workflowIdMatches,
+  workflowTextContains,
+} from './search.js';
 import { tallyRuns } from '../executions/service.js';
 
 export interface Page<T> extends Total {
@@ -239,6 +246,8 @@ export async function listCreditTransactions(
           transactionType: creditTransactions.transactionType,
           amount: creditTransactions.amount,
           notes: creditTransactions.notes,
+          noteKind: creditTransactions.noteKind,
+          noteParams: creditTransactions.noteParams,
           usdAmount: creditTransactions.usdAmount,
           planName: creditTransactions.planName,
           createdAt: creditTransactions.createdAt,
@@ -258,6 +267,7 @@ export async function listCreditTransactions(
   return {
     rows: rows.map(({ entry, user, workflow }) => ({
       ...entry,
+      notes: ledgerNoteText('en', { kind: entry.noteKind, params: entry.noteParams, notes: entry.notes }),
       user,
       workflow,
       createdAt: iso(entry.createdAt),
@@ -276,7 +286,7 @@ export async function listAudit(
     query.q
       ? or(
           await userIdMatches(db, adminAuditLogs.adminUserId, query.q),
-          sql`${adminAuditLogs.actionType} like ${`${escapeLike(query.q.trim().toLowerCase())}%`}`,
+          auditActionContains(adminAuditLogs.actionType, query.q),
         )
       : undefined,
     query.action ? eq(adminAuditLogs.actionType, query.action) : undefined,

@@ -26,7 +26,7 @@ import {
   ZWorkflowSecret,
 } from '#shared/contract/admin.js';
 import { ZIdParams } from '#shared/contract/common.js';
-import { ZErrorBody } from '#shared/contract/errors.js';
+import { errorAnswers } from '#server/lib/errors.js';
 import { demoPaymentsInProduction } from '#server/config.js';
 import { requireAdmin } from '#server/plugins/session.js';
 import type { App, AppDeps } from '#server/types.js';
@@ -49,7 +49,7 @@ import {
   updateWorkflowAsAdmin,
 } from './workflows.js';
 
-const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 409: ZErrorBody };
+const errors = errorAnswers(400, 401, 403, 404, 409);
 const tags = ['admin'];
 
 /** A list page: the rows as the body, the total of all pages in X-Total-Count. */
@@ -77,6 +77,7 @@ export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
     async () => ({
       ...(await getAdminStats(db, deps.now())),
       demoPayments: demoPaymentsInProduction(deps.config),
+      demoAssistant: deps.config.llm === undefined,
     }),
   );
 
@@ -219,7 +220,7 @@ export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
         response: { 200: ZAdjustCreditsResponse, ...errors },
       },
     },
-    async (request) => adjustCredits(db, await adminId(request), request.body),
+    async (request) => adjustCredits(deps, await adminId(request), request.body),
   );
   app.patch(
     '/users/:id',

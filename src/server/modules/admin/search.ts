@@ -1,12 +1,14 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '#server/db/client.js';
-import { userProfiles, userWorkflows } from '#server/db/schema.js';
+import { userProfiles, userWorkflows, workflowNameFolded, workflowTextFolded } from '#server/db/schema.js';
 
 /*
- * Search conditions of the admin lists, written so that each can use an index on a large table
- * (docs/decisions/040-admin-list-search.md): e-mails match by prefix (btree text_pattern_ops), names by
- * word prefix (GIN full-text index, 'simple' configuration), workflows (a small table) by substring.
+ * Search conditions of the admin lists: what the admin typed matches any part of a name, e-mail, workflow
+ * name or audit action, whatever its accents and case ("rez" finds "Pérez", "example.com" an address).
+ * Both sides go through flujo_fold (migration 0010): users keep the folded text in a stored column, workflows
+ * and audit actions are folded in index expressions, each with a trigram GIN index, so a search of three
+ * letters or more is an index lookup whose matches are checked against plain text.
  */
 
 /** Escapes LIKE's wildcards so a user's `%` or `_` matches itself. */
@@ -14,45 +16,45 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** E-mails are stored lower-cased; the pattern uses the `user_profiles_email_prefix_idx` index. */
-export function emailStartsWith(q: string): SQL {
-  return sql`${userProfiles.email} like ${`${escapeLike(q.trim().toLowerCase())}%`}`;
+/** The folded expression `folded` contains the text, accents and case aside. */
+function foldedContains(folded: SQL, text: string): SQL {
+  return sql`${folded} like flujo_fold(${`%${escapeLike(text)}%`})`;
 }
 
-/** Words of the search text as a prefix tsquery (`ana:* & pér:*`), or null when it has none. */
-export function wordPrefixQuery(q: string): string | null {
-  const words =
-    q
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu)
-      ?.slice(0, 6) ?? [];
-  return words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
+/** The search text's words (at most six), so "ana pérez" finds "Ana María Pérez". */
+function searchWords(q: string): string[] {
+  return q.trim().split(/\s+/).filter(Boolean).slice(0, 6);
 }
 
-/** The start of any word of the full name; uses the `user_profiles_full_name_fts_idx` GIN index. */
-export function fullNameHasWordsStartingWith(q: string): SQL | null {
-  const query = wordPrefixQuery(q);
-  if (!query) return null;
-  return sql`to_tsvector('simple', coalesce(${userProfiles.fullName}, '')) @@ to_tsquery('simple', ${query})`;
-}
-
-/** A user whose e-mail starts with q or whose name has words starting with q's words. */
+/**
+ * Every word of q somewhere in the user's e-mail or name ("example.com", "rez" for Pérez, "ana pérez"); uses
+ * the `user_profiles_search_trgm_idx` index on the stored folded text.
+ */
 export function userMatches(q: string): SQL {
-  const byName = fullNameHasWordsStartingWith(q);
-  return byName ? sql`(${emailStartsWith(q)} or ${byName})` : emailStartsWith(q);
+  const words = searchWords(q);
+  if (!words.length) return sql`true`;
+  return sql.join(
+    words.map((w) => foldedContains(sql`${userProfiles.searchText}`, w)),
+    sql` and `,
+  );
 }
 
-/** Ids of the users whose e-mail starts with q, as a subquery. */
-export function userIdsByEmailPrefix(q: string): SQL {
-  return sql`(select ${userProfiles.id} from ${userProfiles} where ${emailStartsWith(q)})`;
+/** Ids of the users that match q, as a subquery. */
+export function userIdsMatching(q: string): SQL {
+  return sql`(select ${userProfiles.id} from ${userProfiles} where ${userMatches(q)})`;
 }
 
-/** Name (or, with description, also the description) contains q in either language, case-insensitive. */
+/**
+ * Name (or, with description, also the description) contains q in either language, accents and case aside;
+ * uses `user_workflows_name_trgm_idx` or `user_workflows_text_trgm_idx`.
+ */
 export function workflowTextContains(q: string, withDescription: boolean): SQL {
-  const pattern = `%${escapeLike(q.trim())}%`;
-  const name = sql`(${userWorkflows.name}->>'es' ilike ${pattern} or ${userWorkflows.name}->>'en' ilike ${pattern})`;
-  if (!withDescription) return name;
-  return sql`(${name} or ${userWorkflows.description}->>'es' ilike ${pattern} or ${userWorkflows.description}->>'en' ilike ${pattern})`;
+  return foldedContains(withDescription ? workflowTextFolded : workflowNameFolded, q.trim());
+}
+
+/** Any part of an audit entry's action ("suspend" finds "user.suspend"); uses `audit_action_trgm_idx`. */
+export function auditActionContains(column: AnyPgColumn, q: string): SQL {
+  return foldedContains(sql`flujo_fold(${column})`, q.trim());
 }
 
 /**
@@ -65,14 +67,14 @@ export const MAX_RESOLVED_IDS = 1000;
 
 const idIn = (column: AnyPgColumn, ids: string[]): SQL => (ids.length ? inArray(column, ids) : sql`false`);
 
-/** `column` holds the id of a user whose e-mail starts with q. */
+/** `column` holds the id of a user whose e-mail or name matches q. */
 export async function userIdMatches(db: DbOrTx, column: AnyPgColumn, q: string): Promise<SQL> {
   const rows = await db
     .select({ id: userProfiles.id })
     .from(userProfiles)
-    .where(emailStartsWith(q))
+    .where(userMatches(q))
     .limit(MAX_RESOLVED_IDS + 1);
-  if (rows.length > MAX_RESOLVED_IDS) return sql`${column} in ${userIdsByEmailPrefix(q)}`;
+  if (rows.length > MAX_RESOLVED_IDS) return sql`${column} in ${userIdsMatching(q)}`;
   return idIn(
     column,
     rows.map((r) => r.id),

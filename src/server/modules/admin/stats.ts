@@ -30,7 +30,10 @@ function safeNumber(value: BigintText): number {
 const utcDay = (column: unknown) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
 
 /** The dashboard: totals, top workflows, the newest runs and two 30-day series (zero-filled). */
-export async function getAdminStats(db: Db, now: Date): Promise<Omit<TAdminStats, 'demoPayments'>> {
+export async function getAdminStats(
+  db: Db,
+  now: Date,
+): Promise<Omit<TAdminStats, 'demoPayments' | 'demoAssistant'>> {
   const days = statsDays(now);
   const since = ts(new Date(`${days[0]}T00:00:00.000Z`));
 

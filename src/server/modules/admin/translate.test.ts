@@ -1,36 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestLlmServer, type TestLlmServer } from '#server/providers/llm/test-llm-server.js';
+import { describe, expect, it } from 'vitest';
 import { signInAdmin, signUpUser, TestClient } from '#server/test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
-import { ledgerMismatches } from '#server/test/ledger-check.js';
+import { TEST_ADMIN } from '#server/test/harness.js';
+import { useLlmApps } from '../chat/testing/llm-apps.js';
 
-let llm: TestLlmServer;
-let withLlm: TestApp;
-/** No LLM_BASE_URL: the scripted assistant, which cannot translate. */
-let scripted: TestApp;
-
-beforeAll(async () => {
-  llm = await startTestLlmServer();
-  [withLlm, scripted] = await Promise.all([
-    buildTestApp({ LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: 'sk-test', LLM_MODEL: 'party-model' }),
-    buildTestApp(),
-  ]);
-});
-afterAll(async () => {
-  for (const t of [withLlm, scripted]) {
-    if (!t) continue;
-    expect(await ledgerMismatches(t.database.db)).toEqual([]);
-    await t.close();
-  }
-  await llm?.close();
-});
-beforeEach(() => {
-  llm.received.length = 0;
-  llm.reply((request) => {
-    const lastUser = [...(request.body.messages ?? [])].reverse().find((m) => m.role === 'user');
-    return { kind: 'content', content: `echo: ${lastUser?.content ?? ''}` };
-  });
-});
+/** `scripted` has no LLM_BASE_URL: the scripted assistant, which cannot translate. */
+const { llm, withLlm, scripted } = useLlmApps();
 
 describe('POST /api/admin/translate', () => {
   it('translates with the LLM at temperature 0', async () => {

@@ -18,10 +18,7 @@ function translateSystemPrompt(targetLanguage: TLanguage): string {
 export async function translateText(deps: AppDeps, request: TTranslateRequest): Promise<string> {
   const llm = configuredLlm(deps.config);
   if (!llm) {
-    throw new AppError(
-      'NOT_CONFIGURED',
-      'Translation needs a language model: set LLM_BASE_URL (and LLM_MODEL)',
-    );
+    throw new AppError('NOT_CONFIGURED', 'translationNeedsLlm');
   }
   try {
     return await llm.complete({
@@ -30,7 +27,8 @@ export async function translateText(deps: AppDeps, request: TTranslateRequest): 
       temperature: 0,
     });
   } catch (err) {
-    if (err instanceof LlmError) throw new AppError('BAD_GATEWAY', `Translation failed: ${err.message}`);
+    if (err instanceof LlmError)
+      throw new AppError('BAD_GATEWAY', { key: 'translationFailed', params: { reason: err.message } });
     throw err;
   }
 }

@@ -8,6 +8,7 @@ import type {
 import type { Db } from '#server/db/client.js';
 import { userProfiles } from '#server/db/schema.js';
 import { conflict, notFound } from '#server/lib/errors.js';
+import type { AppDeps } from '#server/types.js';
 import { revokeUserSessions } from '../auth/service.js';
 import { applyLedgerEntry } from '../credits/service.js';
 import { writeAudit } from './audit.js';
@@ -15,26 +16,29 @@ import { toAdminUser } from './lists.js';
 
 /** Adds or takes credits as an `admin_adjustment` ledger row (notes = reason); never below zero (409). */
 export async function adjustCredits(
-  db: Db,
+  deps: Pick<AppDeps, 'db' | 'metrics'>,
   adminId: string,
   input: TAdjustCreditsRequest,
 ): Promise<TAdjustCreditsResponse> {
-  return db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const [user] = await tx
       .select({ credits: userProfiles.credits })
       .from(userProfiles)
       .where(eq(userProfiles.id, input.userId));
-    if (!user) throw notFound('User');
-    const credits = await applyLedgerEntry(tx, {
-      userId: input.userId,
-      amount: input.amount,
-      type: 'admin_adjustment',
-      notes: input.reason,
-    });
+    if (!user) throw notFound('user');
+    const credits = await applyLedgerEntry(
+      tx,
+      {
+        userId: input.userId,
+        amount: input.amount,
+        type: 'admin_adjustment',
+        noteKind: 'admin_adjustment',
+        notes: input.reason,
+      },
+      deps.metrics,
+    );
     if (credits === null) {
-      throw conflict(
-        `The balance cannot go below zero: the user has ${user.credits} credits and ${-input.amount} would be taken`,
-      );
+      throw conflict({ key: 'balanceBelowZero', params: { credits: user.credits, taken: -input.amount } });
     }
     await writeAudit(tx, {
       adminId,
@@ -65,12 +69,12 @@ export async function updateUser(
 ): Promise<TAdminUser> {
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(userProfiles).where(eq(userProfiles.id, userId)).for('update');
-    if (!current) throw notFound('User');
+    if (!current) throw notFound('user');
     if (userId === adminId && change.accountStatus === 'suspended') {
-      throw conflict('You cannot suspend your own account');
+      throw conflict('cannotSuspendSelf');
     }
     if (userId === adminId && change.isAdmin === false) {
-      throw conflict('You cannot remove your own administrator role');
+      throw conflict('cannotRemoveOwnAdmin');
     }
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     if (change.accountStatus !== undefined && change.accountStatus !== current.accountStatus) {
@@ -90,7 +94,7 @@ export async function updateUser(
       })
       .where(eq(userProfiles.id, userId))
       .returning();
-    if (!updated) throw notFound('User');
+    if (!updated) throw notFound('user');
     const suspended = changes.accountStatus?.to === 'suspended';
     if (suspended) await revokeUserSessions(tx, userId);
     await writeAudit(tx, {

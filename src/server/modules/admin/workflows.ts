@@ -5,7 +5,10 @@ import { ZWorkflowInput, type TWorkflowInputParsed } from '#shared/contract/work
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
 import { userProfiles, users, userWorkflows, workflowExecutions } from '#server/db/schema.js';
 import { badRequest, notFound } from '#server/lib/errors.js';
+import type { Metrics } from '#server/lib/metrics.js';
 import { applyLedgerEntry } from '../credits/service.js';
+import { takeInputFileKeys } from '../executions/service.js';
+import { queueFileDeletions, removeQueuedFiles, workflowResultKeys } from '../results/service.js';
 import {
   headerTokenFor,
   createWorkflow,
@@ -17,6 +20,7 @@ import {
 } from '../workflows/service.js';
 import { writeAudit } from './audit.js';
 import { isoOrNull } from '#server/lib/dates.js';
+import type { AppDeps } from '#server/types.js';
 import { toAdminWorkflow } from './lists.js';
 
 /** Fields whose old and new values are written into the audit log; the others are only named there. */
@@ -33,7 +37,7 @@ const AUDITED_VALUES = [
 async function assertOwnerExists(tx: DbOrTx, userId: string): Promise<void> {
   const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
   if (!owner) {
-    throw badRequest('The selected owner does not exist', {
+    throw badRequest('ownerMissing', {
       fields: [{ field: 'userId', message: 'no such user' }],
     });
   }
@@ -58,7 +62,7 @@ async function toDetail(db: DbOrTx, w: WorkflowRow): Promise<TAdminWorkflowDetai
 async function findWorkflow(db: DbOrTx, id: string, lock = false): Promise<WorkflowRow> {
   const query = db.select().from(userWorkflows).where(eq(userWorkflows.id, id));
   const [row] = lock ? await query.for('update') : await query;
-  if (!row) throw notFound('Workflow');
+  if (!row) throw notFound('workflow');
   return row;
 }
 
@@ -136,7 +140,10 @@ export async function updateWorkflowAsAdmin(
     const parsed = ZWorkflowInput.safeParse({ ...before, ...given });
     if (!parsed.success) {
       const fields = parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
-      throw badRequest(`Invalid workflow: ${fields.map((f) => f.field || f.message).join(', ')}`, { fields });
+      throw badRequest(
+        { key: 'invalidWorkflow', params: { fields: fields.map((f) => f.field || f.message).join(', ') } },
+        { fields },
+      );
     }
     if (patch.userId !== undefined && patch.userId !== current.userId)
       await assertOwnerExists(tx, patch.userId);
@@ -144,7 +151,7 @@ export async function updateWorkflowAsAdmin(
     const changedFields = Object.keys(given).filter((k) => !same(before[k], after[k]));
     if (changedFields.length === 0) return toDetail(tx, current);
     const row = await updateWorkflow(tx, id, parsed.data);
-    if (!row) throw notFound('Workflow');
+    if (!row) throw notFound('workflow');
     const changes = Object.fromEntries(
       AUDITED_VALUES.filter((k) => changedFields.includes(k)).map((k) => [
         k,
@@ -170,7 +177,7 @@ async function changeStatus(
   isActive: boolean,
 ): Promise<TAdminWorkflowDetail> {
   const row = await setWorkflowActive(tx, current.id, isActive);
-  if (!row) throw notFound('Workflow');
+  if (!row) throw notFound('workflow');
   await writeAudit(tx, {
     adminId,
     action: 'workflow_status_changed',
@@ -185,7 +192,7 @@ async function changeStatus(
  * Refunds the runs that were paid for but can no longer end (they are about to be deleted with their
  * workflow), so no one pays for a run that never happens. Runs already ended keep their outcome.
  */
-async function refundOpenRuns(tx: Tx, workflowId: string): Promise<number> {
+async function refundOpenRuns(tx: Tx, workflowId: string, metrics: Metrics): Promise<number> {
   const open = await tx
     .select({
       id: workflowExecutions.id,
@@ -201,28 +208,39 @@ async function refundOpenRuns(tx: Tx, workflowId: string): Promise<number> {
       ),
     );
   for (const run of open) {
-    await applyLedgerEntry(tx, {
-      userId: run.userId,
-      amount: run.credits,
-      type: 'refund',
-      workflowId,
-      executionId: run.id,
-      notes: 'Refund: the workflow was deleted before the run ended',
-    });
+    await applyLedgerEntry(
+      tx,
+      {
+        userId: run.userId,
+        amount: run.credits,
+        type: 'refund',
+        workflowId,
+        executionId: run.id,
+        noteKind: 'refund_workflow_deleted',
+      },
+      metrics,
+    );
   }
   return open.length;
 }
 
+/** Deletes a workflow with its runs; their stored files are queued in the same transaction, removed after it. */
 export async function deleteWorkflowAsAdmin(
-  db: Db,
+  deps: AppDeps,
   adminId: string,
   id: string,
 ): Promise<{ deletedExecutions: number }> {
-  return db.transaction(async (tx) => {
+  const { deletedExecutions, files } = await deps.db.transaction(async (tx) => {
     const current = await findWorkflow(tx, id, true);
-    const refundedRuns = await refundOpenRuns(tx, id);
+    const refundedRuns = await refundOpenRuns(tx, id, deps.metrics);
+    // The runs' result files and uploaded answer files: their rows go now, their bytes once this has committed.
+    const files = [
+      ...(await workflowResultKeys(tx, id)),
+      ...(await takeInputFileKeys(tx, eq(workflowExecutions.workflowId, id))),
+    ];
+    await queueFileDeletions(tx, files);
     const deletedExecutions = await deleteWorkflow(tx, id);
-    if (deletedExecutions === null) throw notFound('Workflow');
+    if (deletedExecutions === null) throw notFound('workflow');
     await writeAudit(tx, {
       adminId,
       action: 'workflow_deleted',
@@ -230,8 +248,11 @@ export async function deleteWorkflowAsAdmin(
       targetId: id,
       details: { name: current.name, category: current.category, deletedExecutions, refundedRuns },
     });
-    return { deletedExecutions };
+    return { deletedExecutions, files };
   });
+  // A store error leaves them queued for the retention job; the deletion itself has happened.
+  await removeQueuedFiles(deps, files).catch(() => 0);
+  return { deletedExecutions };
 }
 
 function toSecret(w: WorkflowRow, now: Date): TWorkflowSecret {
@@ -256,7 +277,7 @@ export async function rotateSecretAsAdmin(
   return db.transaction(async (tx) => {
     await findWorkflow(tx, id, true);
     const row = await rotateWorkflowSecret(tx, id, now);
-    if (!row) throw notFound('Workflow');
+    if (!row) throw notFound('workflow');
     // The audit says that the secret changed and until when the old one signs; never the secrets.
     await writeAudit(tx, {
       adminId,

@@ -1,18 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { creditTransactions, sessions, userProfiles, users } from '#server/db/schema.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
+import { TEST_ADMIN, useTestApp } from '#server/test/harness.js';
 import { signUpUser, TestClient, uniqueEmail } from '#server/test/client.js';
-import { ledgerMismatches } from '#server/test/ledger-check.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  expect(await ledgerMismatches(t.database.db)).toEqual([]);
-  await t?.close();
-});
+const t = useTestApp();
 
 const countUsers = async () =>
   (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(users))[0]?.n;

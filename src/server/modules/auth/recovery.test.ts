@@ -1,14 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ZWorkflowInput } from '#shared/contract/workflows.js';
 import { accountTokens, emailOutbox, userProfiles, users } from '#server/db/schema.js';
 import { signInAdmin, signUpUser, TestClient, uniqueEmail } from '#server/test/client.js';
 import { TEST_ADMIN, type TestApp } from '#server/test/harness.js';
 import { buildMailTestApp, linkIn, tokenOf, type MailTestApp, type TestSmtp } from '#server/test/smtp.js';
 import type { AppDeps } from '#server/types.js';
 import { sendDueMails } from '../mail/sender.js';
-import { createWorkflow } from '../workflows/manage.js';
 import { RESET_RULES } from './recovery.js';
+import { addSurveyWorkflow, testAdminId } from '#server/test/test-data.js';
 
 let mail: MailTestApp;
 let smtp: TestSmtp;
@@ -157,22 +156,7 @@ describe('e-mail verification', () => {
     const entry = config.find((c) => c.key === 'require_email_verification')!;
     // SMTP is configured for this app, so the first start turned verification on.
     expect(entry.value).toBe(true);
-    const [adminRow] = await t.database.db
-      .select()
-      .from(userProfiles)
-      .where(eq(userProfiles.email, TEST_ADMIN.email));
-    const workflow = await createWorkflow(
-      t.database.db,
-      ZWorkflowInput.parse({
-        userId: adminRow!.id,
-        name: { es: 'Verificar', en: 'Verify' },
-        category: { es: 'Productividad', en: 'Productivity' },
-        webhookUrl: 'https://hooks.example/verify',
-        isPublic: true,
-        interactionType: 'survey',
-        surveyQuestions: [{ id: 'q1', question: { es: '¿Nombre?', en: 'Name?' }, type: 'text', options: [] }],
-      }),
-    );
+    const workflow = await addSurveyWorkflow(t.database.db, await testAdminId(t));
 
     const user = await signUpUser(t);
     expect((await user.client.get('/api/auth/me')).json()).toMatchObject({

@@ -24,12 +24,8 @@ export const RESET_RULES = {
 } satisfies Record<string, ThrottleRule>;
 export const RESEND_RULE: ThrottleRule = { limit: 5, windowMs: HOUR_MS };
 
-const invalidToken = () =>
-  new AppError(
-    'INVALID_TOKEN',
-    'This link is not valid: it was already used, it expired, or it is incomplete',
-  );
-const suspended = () => new AppError('ACCOUNT_SUSPENDED', 'This account is suspended');
+const invalidToken = () => new AppError('INVALID_TOKEN', 'default');
+const suspended = () => new AppError('ACCOUNT_SUSPENDED', 'default');
 /** An address verified before keeps its first date. */
 const verifiedSince = (now: Date) => sql`coalesce(${userProfiles.emailVerifiedAt}, ${ts(now)})`;
 
@@ -46,7 +42,7 @@ export async function requestPasswordReset(deps: AppDeps, email: string, ip: str
       { key: `reset:ip:${ip}`, rule: RESET_RULES.ip },
     ],
     now,
-    'Too many password reset requests. Try again later.',
+    'passwordResets',
   );
   await deps.db.transaction(async (tx) => {
     const [profile] = await tx.select().from(userProfiles).where(eq(userProfiles.email, email));
@@ -111,12 +107,12 @@ export async function resendVerification(deps: AppDeps, userId: string): Promise
     deps.db,
     [{ key: `verify-resend:user:${userId}`, rule: RESEND_RULE }],
     now,
-    'Too many verification mails asked for. Try again later.',
+    'verificationMails',
   );
   await deps.db.transaction(async (tx) => {
     const [profile] = await tx.select().from(userProfiles).where(eq(userProfiles.id, userId));
-    if (!profile) throw notFound('Account');
-    if (profile.emailVerifiedAt) throw conflict('This e-mail address is already verified');
+    if (!profile) throw notFound('account');
+    if (profile.emailVerifiedAt) throw conflict('alreadyVerified');
     await sendVerificationMail(tx, deps.config, profile, now);
   });
 }
@@ -158,7 +154,7 @@ export async function verifyEmail(deps: AppDeps, token: string): Promise<TVerify
   } catch (err) {
     // Someone registered the address since the change was asked for: the unique index refuses it, and the
     // rolled-back transaction leaves the link unspent.
-    if (isUniqueViolation(err)) throw conflict('An account with this email already exists');
+    if (isUniqueViolation(err)) throw conflict('emailTaken');
     throw err;
   }
   return { ok: true, email: newEmail, kind: 'email_changed' };

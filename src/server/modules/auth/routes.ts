@@ -8,12 +8,12 @@ import {
   ZVerifyEmailResponse,
 } from '#shared/contract/auth.js';
 import { ZOk } from '#shared/contract/common.js';
-import { ZErrorBody } from '#shared/contract/errors.js';
 import { clearSessionCookie, requireUser, sessionToken, setSessionCookie } from '#server/plugins/session.js';
 import { requestLanguage } from '#server/lib/language.js';
 import type { App, AppDeps } from '#server/types.js';
 import { confirmPasswordReset, requestPasswordReset, resendVerification, verifyEmail } from './recovery.js';
 import { openSession, SESSION_ABSOLUTE_MS, signin, signout, signup, toSessionUser } from './service.js';
+import { errorAnswers } from '#server/lib/errors.js';
 
 // The server enforces the sliding idle timeout; the browser keeps the cookie for the absolute lifetime, so
 // an active user is not signed out when the idle period counted from sign-in runs out.
@@ -27,12 +27,12 @@ export async function authRoutes(app: App, deps: AppDeps): Promise<void> {
         tags: ['auth'],
         summary: 'Create an account (with the sign-up bonus) and sign in',
         body: ZSignupRequest,
-        response: { 201: ZSessionUser, 400: ZErrorBody, 409: ZErrorBody, 429: ZErrorBody },
+        response: { 201: ZSessionUser, ...errorAnswers(400, 409, 429) },
       },
     },
     async (request, reply) => {
       const language = request.body.language ?? requestLanguage(request);
-      const profile = await signup(deps, { ...request.body, language }, request.ip);
+      const profile = await signup(deps, app.rateLimiter, { ...request.body, language }, request.ip);
       const token = await openSession(deps.db, profile.id, deps.now());
       setSessionCookie(reply, deps, token, cookieMaxAge);
       return reply.status(201).send(toSessionUser(profile));
@@ -46,7 +46,7 @@ export async function authRoutes(app: App, deps: AppDeps): Promise<void> {
         tags: ['auth'],
         summary: 'Sign in with e-mail and password',
         body: ZSigninRequest,
-        response: { 200: ZSessionUser, 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 429: ZErrorBody },
+        response: { 200: ZSessionUser, ...errorAnswers(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
@@ -74,7 +74,7 @@ export async function authRoutes(app: App, deps: AppDeps): Promise<void> {
         tags: ['auth'],
         summary: 'Mail a password reset link (the same answer whether or not the account exists)',
         body: ZPasswordResetRequest,
-        response: { 202: ZOk, 400: ZErrorBody, 429: ZErrorBody },
+        response: { 202: ZOk, ...errorAnswers(400, 429) },
       },
     },
     async (request, reply) => {
@@ -90,7 +90,7 @@ export async function authRoutes(app: App, deps: AppDeps): Promise<void> {
         tags: ['auth'],
         summary: 'Set a new password from a reset link; ends every session and signs in here',
         body: ZPasswordResetConfirm,
-        response: { 200: ZSessionUser, 400: ZErrorBody, 403: ZErrorBody },
+        response: { 200: ZSessionUser, ...errorAnswers(400, 403) },
       },
     },
     async (request, reply) => {
@@ -107,7 +107,7 @@ export async function authRoutes(app: App, deps: AppDeps): Promise<void> {
         tags: ['auth'],
         summary: 'Use a verification link: verify the address, or apply the e-mail change it was sent for',
         body: ZVerifyEmailRequest,
-        response: { 200: ZVerifyEmailResponse, 400: ZErrorBody, 403: ZErrorBody, 409: ZErrorBody },
+        response: { 200: ZVerifyEmailResponse, ...errorAnswers(400, 403, 409) },
       },
     },
     async (request) => verifyEmail(deps, request.body.token),
@@ -119,7 +119,7 @@ export async function authRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         tags: ['auth'],
         summary: 'Mail a new verification link to the signed-in account',
-        response: { 202: ZOk, 401: ZErrorBody, 409: ZErrorBody, 429: ZErrorBody },
+        response: { 202: ZOk, ...errorAnswers(401, 409, 429) },
       },
     },
     async (request, reply) => {
@@ -135,7 +135,7 @@ export async function authRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user',
-        response: { 200: ZSessionUser, 401: ZErrorBody },
+        response: { 200: ZSessionUser, ...errorAnswers(401) },
       },
     },
     async (request) => requireUser(request),

@@ -7,6 +7,7 @@ import type { Db, DbOrTx } from '#server/db/client.js';
 import { accountTokens, sessions, userProfiles, users } from '#server/db/schema.js';
 import { AppError } from '#server/lib/errors.js';
 import { newToken, sha256Hex } from '#server/lib/tokens.js';
+import { secondsUntilReset, type RateLimiter } from '#server/providers/rate-limit/index.js';
 import { applyLedgerEntry } from '../credits/service.js';
 import { getSetting } from '../settings/service.js';
 import { isCommonPassword } from './common-passwords.js';
@@ -76,7 +77,7 @@ export function toSessionUser(p: typeof userProfiles.$inferSelect): TSessionUser
  * admins) the address counts as verified.
  */
 export async function createAccount(
-  db: Db,
+  deps: Pick<AppDeps, 'db' | 'metrics'>,
   input: {
     email: string;
     password: string;
@@ -87,13 +88,13 @@ export async function createAccount(
   verification?: { config: Config; now: Date },
 ): Promise<typeof userProfiles.$inferSelect> {
   const hashedPassword = await hashPassword(input.password);
-  return db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const [user] = await tx
       .insert(users)
       .values({ email: input.email, hashedPassword })
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
-    if (!user) throw new AppError('CONFLICT', 'An account with this email already exists');
+    if (!user) throw new AppError('CONFLICT', 'emailTaken');
     await tx.insert(userProfiles).values({
       id: user.id,
       email: input.email,
@@ -104,7 +105,11 @@ export async function createAccount(
     });
     const bonus = await getSetting(tx, 'signup_bonus_credits');
     if (bonus > 0) {
-      await applyLedgerEntry(tx, { userId: user.id, amount: bonus, type: 'bonus', notes: 'Sign-up bonus' });
+      await applyLedgerEntry(
+        tx,
+        { userId: user.id, amount: bonus, type: 'bonus', noteKind: 'signup_bonus' },
+        deps.metrics,
+      );
     }
     const [profile] = await tx.select().from(userProfiles).where(eq(userProfiles.id, user.id));
     if (!profile) throw new Error('profile missing after insert');
@@ -118,28 +123,37 @@ export const SIGNUP_WINDOW_MS = 60 * 60 * 1000;
 
 /**
  * Creates an account from the sign-up form. Every account comes with the sign-up bonus, so accounts per
- * address are throttled: the attempt is counted in one statement before the account is made (parallel
- * sign-ups cannot all slip under the limit), and given back when no account came of it (an address already
- * taken), so a person who mistypes is not locked out.
+ * address are limited by the app's rate limiter (shared by every instance with REDIS_URL): the sign-up is
+ * counted in one atomic step before the account is made (parallel sign-ups cannot all slip under the limit),
+ * and given back when no account came of it (an address already taken), so a person who mistypes is not
+ * locked out.
  */
-export async function signup(deps: AppDeps, input: TSignupRequest & { language: TLanguage }, ip: string) {
+export async function signup(
+  deps: AppDeps,
+  limiter: RateLimiter,
+  input: TSignupRequest & { language: TLanguage },
+  ip: string,
+) {
   const { db } = deps;
   const now = deps.now();
   assertUsablePassword(input.password);
   const key = `signup:ip:${ip}`;
-  const rule: ThrottleRule = {
-    limit: await getSetting(db, 'signups_per_ip_per_hour'),
-    windowMs: SIGNUP_WINDOW_MS,
-  };
-  await takeAttempts(db, [{ key, rule }], now, 'Too many new accounts from this address. Try again later.');
+  const hit = await limiter.hit(
+    key,
+    { limit: await getSetting(db, 'signups_per_ip_per_hour'), windowMs: SIGNUP_WINDOW_MS },
+    now,
+  );
+  if (!hit.allowed) {
+    throw new AppError('RATE_LIMITED', 'signups', { retryAfter: secondsUntilReset(hit, now) });
+  }
   try {
     return await createAccount(
-      db,
+      deps,
       { email: input.email, password: input.password, fullName: input.fullName, language: input.language },
       { config: deps.config, now },
     );
   } catch (err) {
-    await refundAttempt(db, key, rule);
+    await limiter.giveBack(key, hit);
     throw err;
   }
 }
@@ -147,13 +161,13 @@ export async function signup(deps: AppDeps, input: TSignupRequest & { language: 
 /** The rules a new password must meet beyond its length (the contract checks that). */
 export function assertUsablePassword(password: string, field = 'password'): void {
   if (isCommonPassword(password)) {
-    throw new AppError('VALIDATION_ERROR', 'This password is too common. Choose a less predictable one.', {
+    throw new AppError('VALIDATION_ERROR', 'passwordTooCommon', {
       fields: [{ field, message: 'too common' }],
     });
   }
 }
 
-const INVALID_CREDENTIALS = () => new AppError('UNAUTHENTICATED', 'Incorrect email or password');
+const INVALID_CREDENTIALS = () => new AppError('UNAUTHENTICATED', 'invalidCredentials');
 
 /** Verifies the credentials and opens a new session; returns the cookie token. */
 export async function signin(
@@ -173,7 +187,7 @@ export async function signin(
     db,
     (Object.keys(keys) as Array<keyof typeof keys>).map((k) => ({ key: keys[k], rule: SIGNIN_RULES[k] })),
     now,
-    'Too many failed sign-in attempts. Try again later.',
+    'signins',
   );
   const [row] = await db
     .select({ user: users, profile: userProfiles })
@@ -183,7 +197,7 @@ export async function signin(
   const ok = await verifyPassword(row?.user.hashedPassword ?? (await dummyPasswordHash()), input.password);
   if (!row || !ok) throw INVALID_CREDENTIALS();
   if (row.profile.accountStatus === 'suspended') {
-    throw new AppError('ACCOUNT_SUSPENDED', 'This account is suspended');
+    throw new AppError('ACCOUNT_SUSPENDED', 'default');
   }
   // Only this e-mail's counters start again; the address keeps its count of failures (this success is given
   // back), so signing into one's own account now and then does not reset a spray against other accounts.

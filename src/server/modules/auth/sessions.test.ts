@@ -199,7 +199,7 @@ describe('the auth cleanup job', () => {
       { key: 'ip:cleanup-counting', failures: 2, windowStartedAt: at(-minute) },
     ]);
 
-    await authCleanupJob.run({ config: t.config, database: t.database, db: t.database.db, now: t.clock.now });
+    await authCleanupJob.run(t.deps);
 
     expect((await sessionRows(id)).map((r) => r.tokenHash)).toEqual([sha256Hex(tokenOf(client))]);
     expect((await client.get('/api/auth/me')).statusCode).toBe(200);

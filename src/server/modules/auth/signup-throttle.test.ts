@@ -1,22 +1,14 @@
 import { inArray } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { userProfiles } from '#server/db/schema.js';
 import { signInAdmin, uniqueEmail } from '#server/test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
-import { ledgerMismatches } from '#server/test/ledger-check.js';
+import { TEST_ADMIN, useTestApp } from '#server/test/harness.js';
 import { SIGNUP_WINDOW_MS } from './service.js';
 
 // Every new account comes with free credits, so accounts per address are limited by the live config entry
 // `signups_per_ip_per_hour` (default 5). This file keeps the default the other suites raise.
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp({}, { logger: false, keepSignupLimit: true });
-});
-afterAll(async () => {
-  expect(await ledgerMismatches(t.database.db)).toEqual([]);
-  await t?.close();
-});
+const t = useTestApp({}, { logger: false, keepSignupLimit: true });
 
 function signUpFrom(ip: string, email = uniqueEmail('signup')): Promise<LightMyRequestResponse> {
   return t.app.inject({

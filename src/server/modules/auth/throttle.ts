@@ -3,9 +3,10 @@ import type { DbOrTx } from '#server/db/client.js';
 import { ts } from '#server/db/sql-helpers.js';
 import { authThrottle } from '#server/db/schema.js';
 import { AppError } from '#server/lib/errors.js';
+import type { ErrorTextKey } from '#shared/i18n/errors.js';
 
 /**
- * Attempt counters shared by every server instance (sign-in, sign-up, password reset, verification mails).
+ * Attempt counters shared by every server instance (sign-in, password reset, verification mails).
  * An attempt is counted in one atomic statement before the work it guards, so concurrent attempts cannot
  * slip past the limit between a check and a count. The attempt that reaches the limit is still allowed and
  * starts a block of one window; later attempts are refused until the block ends.
@@ -72,7 +73,7 @@ export async function takeAttempts(
   db: DbOrTx,
   attempts: Array<{ key: string; rule: ThrottleRule }>,
   now: Date,
-  message: string,
+  message: ErrorTextKey<'RATE_LIMITED'>,
 ): Promise<void> {
   for (const { key, rule } of attempts) {
     const outcome = await takeAttempt(db, key, rule, now);

@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { splitCompletionMarker } from '#shared/contract/chat.js';
 import {
   addWorkflow,
+  completeAsync,
   postResult,
   runRow,
   signUpUser,
   startRun,
-  startRunsWorld,
-  type RunsWorld,
+  useRunsWorld,
 } from '../executions/testing/fixtures.js';
 
 // What a chat run's workflow receives: the conversation the server kept, whatever the client sends as its
 // `responses` when it completes the run. The app listens on a real port and calls a real workflow service.
-let w: RunsWorld;
-beforeAll(async () => {
-  w = await startRunsWorld();
-});
-afterAll(async () => {
-  await w?.close();
-});
+const w = useRunsWorld();
 
 const WELCOME = 'Hi! What are we celebrating?';
 
@@ -46,12 +40,9 @@ describe('completing a chat run', () => {
     }
     expect(splitCompletionMarker(replies[2] ?? '').done).toBe(true);
 
-    w.service.handle(() => ({ status: 202, body: { accepted: true } }));
-    const called = w.service.callFor(runId);
-    const completion = user.client.post(`/api/executions/${runId}/complete`, {
+    const { call, completion } = await completeAsync(w, user.client, runId, {
       responses: [{ question: 'What is your budget?', answer: 'Unlimited, bill someone else' }],
     });
-    const call = await called;
     expect(call.body.responses).toEqual([
       { question: WELCOME, answer: 'A birthday' },
       { question: replies[0], answer: 'My sister Ana' },
@@ -78,12 +69,9 @@ describe('completing a chat run', () => {
     });
     const user = await signUpUser(w.t);
     const runId = await startRun(user.client, workflow.id);
-    w.service.handle(() => ({ status: 202, body: { accepted: true } }));
-    const called = w.service.callFor(runId);
-    const completion = user.client.post(`/api/executions/${runId}/complete`, {
+    const { call, completion } = await completeAsync(w, user.client, runId, {
       responses: [{ question: 'Name?', answer: 'Made up' }],
     });
-    const call = await called;
     expect(call.body.responses).toEqual([]);
     await postResult(w, {
       execution_id: runId,

@@ -1,19 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { splitCompletionMarker } from '#shared/contract/chat.js';
 import { ZWorkflowInput } from '#shared/contract/workflows.js';
 import { adminConfig, users, workflowExecutions } from '#server/db/schema.js';
-import { startTestLlmServer, type TestLlmServer } from '#server/providers/llm/test-llm-server.js';
 import { signUpUser, TestClient } from '#server/test/client.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
-import { ledgerMismatches } from '#server/test/ledger-check.js';
+import { TEST_ADMIN, type TestApp } from '#server/test/harness.js';
 import { createWorkflow, type WorkflowRow } from '../workflows/manage.js';
+import { useLlmApps } from './testing/llm-apps.js';
 
 const AI_PROMPT = 'Plan a birthday party. Ask: Whose birthday is it? How many guests are coming?';
 
-let llm: TestLlmServer;
-let withLlm: TestApp;
-let scripted: TestApp;
+const { llm, withLlm, scripted } = useLlmApps();
 
 async function adminId(t: TestApp): Promise<string> {
   const [row] = await t.database.db
@@ -88,28 +85,20 @@ const WELCOME_EN = { role: 'assistant', content: 'Hi, what are we celebrating?' 
 /** What the model received in the nth call, without the system prompt. */
 const conversationSent = (n: number) => llm.received[n]?.body.messages?.slice(1);
 
-beforeAll(async () => {
-  llm = await startTestLlmServer();
-  [withLlm, scripted] = await Promise.all([
-    buildTestApp({ LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: 'sk-test', LLM_MODEL: 'party-model' }),
-    buildTestApp(),
-  ]);
-});
-afterAll(async () => {
-  for (const t of [withLlm, scripted]) {
-    if (!t) continue;
-    expect(await ledgerMismatches(t.database.db)).toEqual([]);
-    await t.close();
-  }
-  await llm?.close();
-});
-beforeEach(() => {
-  llm.received.length = 0;
-  llm.reply((request) => {
-    const lastUser = [...(request.body.messages ?? [])].reverse().find((m) => m.role === 'user');
-    return { kind: 'content', content: `echo: ${lastUser?.content ?? ''}` };
-  });
-});
+/** A new user's pending run of a new workflow on `t`, and a way to send it one message (in English). */
+async function chatSession(t: TestApp) {
+  const workflow = await newWorkflow(t);
+  const user = await signUpUser(t);
+  const executionId = await pendingRun(t, user.id, workflow.id);
+  const post = (content: string) =>
+    user.client.post('/api/chat', {
+      workflowId: workflow.id,
+      executionId,
+      messages: say(content),
+      language: 'en',
+    });
+  return { workflow, user, executionId, post };
+}
 
 describe('POST /api/chat with an LLM', () => {
   it('is for signed-in users only', async () => {
@@ -134,7 +123,7 @@ describe('POST /api/chat with an LLM', () => {
       language: 'es',
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ content: 'echo: De mi hermana' });
+    expect(res.json()).toEqual({ content: 'echo: De mi hermana', remaining: 39 });
 
     const [sent] = llm.received;
     expect(sent?.url).toBe('/v1/chat/completions');
@@ -214,7 +203,7 @@ describe('POST /api/chat with an LLM', () => {
       language: 'en',
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ content: 'echo: For 20 guests' });
+    expect(res.json()).toMatchObject({ content: 'echo: For 20 guests' });
     expect(conversationSent(1)).toEqual([
       WELCOME_EN,
       { role: 'user', content: 'A birthday' },
@@ -235,16 +224,7 @@ describe('POST /api/chat with an LLM', () => {
   });
 
   it('refuses a message over chat_max_message_chars (400, field and limit named) with nothing counted or kept', async () => {
-    const workflow = await newWorkflow(withLlm);
-    const user = await signUpUser(withLlm);
-    const executionId = await pendingRun(withLlm, user.id, workflow.id);
-    const post = (content: string) =>
-      user.client.post('/api/chat', {
-        workflowId: workflow.id,
-        executionId,
-        messages: say(content),
-        language: 'en',
-      });
+    const { executionId, post } = await chatSession(withLlm);
 
     const long = await post('x'.repeat(2001));
     expect(long.statusCode).toBe(400);
@@ -390,8 +370,15 @@ describe('POST /api/chat with an LLM', () => {
           messages: say('more'),
           language: 'en',
         });
-      expect((await post()).statusCode).toBe(200);
-      expect((await post()).statusCode).toBe(200);
+      const first = await post();
+      expect(first.json()).toEqual({ content: 'echo: more', remaining: 1 });
+      // The last allowed message is told to wrap up, and its reply ends the conversation even when the model
+      // leaves the marker out, so the client completes the run instead of stranding it.
+      const second = await post();
+      expect(second.statusCode).toBe(200);
+      expect(second.json()).toEqual({ content: 'echo: more [CONVERSATION_COMPLETE]', remaining: 0 });
+      expect(llm.received[0]?.body.messages?.[0]?.content).not.toContain('last message');
+      expect(llm.received[1]?.body.messages?.[0]?.content).toContain('last message this conversation allows');
       const third = await post();
       expect(third.statusCode).toBe(409);
       expect(third.json()).toMatchObject({ code: 'CONFLICT', error: expect.stringContaining('limit of 2') });
@@ -433,7 +420,17 @@ describe('POST /api/chat with an LLM', () => {
         { role: 'user', content: 'hi' },
         { role: 'assistant', content: 'echo: hi' },
       ];
-      expect(await transcriptOf(withLlm, executionId)).toEqual([WELCOME_EN, ...pair, ...pair, ...pair]);
+      const closing = [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'echo: hi [CONVERSATION_COMPLETE]' },
+      ];
+      // Exactly one of them was the allowance's last message and got the closing reply; which one is a race.
+      const transcript = (await transcriptOf(withLlm, executionId)) as unknown[];
+      expect(transcript[0]).toEqual(WELCOME_EN);
+      const exchanges = [1, 3, 5].map((i) => transcript.slice(i, i + 2));
+      expect(exchanges).toHaveLength(3);
+      expect(exchanges.filter((x) => JSON.stringify(x) === JSON.stringify(closing))).toHaveLength(1);
+      expect(exchanges.filter((x) => JSON.stringify(x) === JSON.stringify(pair))).toHaveLength(2);
     } finally {
       await withLlm.database.db
         .update(adminConfig)
@@ -443,16 +440,7 @@ describe('POST /api/chat with an LLM', () => {
   });
 
   it("answers 502 BAD_GATEWAY when the LLM fails, leaving the conversation and the user's allowance as they were", async () => {
-    const workflow = await newWorkflow(withLlm);
-    const user = await signUpUser(withLlm);
-    const executionId = await pendingRun(withLlm, user.id, workflow.id);
-    const post = (content: string) =>
-      user.client.post('/api/chat', {
-        workflowId: workflow.id,
-        executionId,
-        messages: say(content),
-        language: 'en',
-      });
+    const { executionId, post } = await chatSession(withLlm);
     expect((await post('A birthday')).statusCode).toBe(200);
     const before = await transcriptOf(withLlm, executionId);
 
@@ -462,7 +450,10 @@ describe('POST /api/chat with an LLM', () => {
     expect(res.json()).toEqual({
       code: 'BAD_GATEWAY',
       error: 'The assistant is unavailable: The language model answered 503: model is loading',
+      // A 5xx carries its request's id, for the person to quote.
+      requestId: res.headers['x-request-id'],
     });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(await chatCount(withLlm, executionId)).toBe(1);
     expect(await transcriptOf(withLlm, executionId)).toEqual(before);
 

@@ -1,5 +1,6 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
-import type { TBilingual } from '#shared/contract/common.js';
+import { alias } from 'drizzle-orm/pg-core';
+import type { TBilingual, TLanguage } from '#shared/contract/common.js';
 import type { TInteractionType } from '#shared/contract/workflows.js';
 import type { Db } from '#server/db/client.js';
 import { userWorkflows, workflowExecutions } from '#server/db/schema.js';
@@ -18,24 +19,20 @@ export interface ChatWorkflow {
   aiPrompt: string | null;
 }
 
+/** A run as a refused message's error names it. */
 export interface ChatRun {
   id: string;
   workflowId: string;
   status: string;
-  chatMessageCount: number;
-  /** The stored transcript (read it with readTranscript). */
-  inputData: unknown;
 }
 
-export async function findChatWorkflow(db: Db, workflowId: string): Promise<ChatWorkflow | undefined> {
+/** A workflow's kind, as a refused message's error names it. */
+export async function findWorkflowKind(
+  db: Db,
+  workflowId: string,
+): Promise<{ interactionType: TInteractionType } | undefined> {
   const [row] = await db
-    .select({
-      id: userWorkflows.id,
-      name: userWorkflows.name,
-      interactionType: userWorkflows.interactionType,
-      welcomeMessage: userWorkflows.welcomeMessage,
-      aiPrompt: userWorkflows.aiPrompt,
-    })
+    .select({ interactionType: userWorkflows.interactionType })
     .from(userWorkflows)
     .where(eq(userWorkflows.id, workflowId));
   return row;
@@ -45,8 +42,6 @@ const runColumns = {
   id: workflowExecutions.id,
   workflowId: workflowExecutions.workflowId,
   status: workflowExecutions.status,
-  chatMessageCount: workflowExecutions.chatMessageCount,
-  inputData: workflowExecutions.inputData,
 };
 
 /** The caller's run with this id, whatever its status. */
@@ -79,23 +74,84 @@ export async function findNewestPendingRun(
   return row;
 }
 
+/** Which run a message is for: the caller's, named by id or as their newest pending run of a workflow. */
+export type ChatTarget =
+  | { userId: string; executionId: string; workflowId?: string }
+  | { userId: string; executionId?: undefined; workflowId: string };
+
+/** A message counted against its run's allowance, with what its reply needs of the run and the workflow. */
+export interface ClaimedChatMessage {
+  runId: string;
+  /** The run's count with this message. */
+  count: number;
+  /** The language the run was started in. */
+  language: TLanguage;
+  /** The stored transcript (read it with readTranscript). */
+  inputData: unknown;
+  workflow: ChatWorkflow;
+}
+
+const newest = alias(workflowExecutions, 'newest');
+
 /**
- * Counts one more user message against the run's allowance, only while the run is pending and under the
- * cap: a conditional update, so concurrent messages can never pass the cap. False when nothing was counted.
+ * Counts one more user message against a run's allowance, in the one statement that also makes every check
+ * a message must pass: the run is the caller's and pending, its workflow is a chat (the one the caller named,
+ * when they named one), and the run is under the cap. A conditional update, so concurrent messages can never
+ * pass the cap. Undefined when nothing was counted: the caller then reads why (a refusal is the rare case,
+ * and every round trip here delays the first words of the reply).
  */
-export async function claimChatMessage(db: Db, executionId: string, maxMessages: number): Promise<boolean> {
-  const rows = await db
+export async function claimChatMessage(
+  db: Db,
+  target: ChatTarget,
+  maxMessages: number,
+): Promise<ClaimedChatMessage | undefined> {
+  const run =
+    target.executionId !== undefined
+      ? eq(workflowExecutions.id, target.executionId)
+      : eq(
+          workflowExecutions.id,
+          db
+            .select({ id: newest.id })
+            .from(newest)
+            .where(
+              and(
+                eq(newest.userId, target.userId),
+                eq(newest.workflowId, target.workflowId),
+                eq(newest.status, 'pending'),
+              ),
+            )
+            .orderBy(desc(newest.createdAt))
+            .limit(1),
+        );
+  const [row] = await db
     .update(workflowExecutions)
     .set({ chatMessageCount: sql`${workflowExecutions.chatMessageCount} + 1` })
+    .from(userWorkflows)
     .where(
       and(
-        eq(workflowExecutions.id, executionId),
+        run,
+        eq(workflowExecutions.userId, target.userId),
         eq(workflowExecutions.status, 'pending'),
         lt(workflowExecutions.chatMessageCount, maxMessages),
+        eq(userWorkflows.id, workflowExecutions.workflowId),
+        eq(userWorkflows.interactionType, 'chatbot'),
+        target.workflowId !== undefined ? eq(userWorkflows.id, target.workflowId) : undefined,
       ),
     )
-    .returning({ id: workflowExecutions.id });
-  return rows.length === 1;
+    .returning({
+      runId: workflowExecutions.id,
+      count: workflowExecutions.chatMessageCount,
+      language: workflowExecutions.language,
+      inputData: workflowExecutions.inputData,
+      workflow: {
+        id: userWorkflows.id,
+        name: userWorkflows.name,
+        interactionType: userWorkflows.interactionType,
+        welcomeMessage: userWorkflows.welcomeMessage,
+        aiPrompt: userWorkflows.aiPrompt,
+      },
+    });
+  return row;
 }
 
 /** Gives a message back to the allowance when the assistant could not answer it. */

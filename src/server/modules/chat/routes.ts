@@ -1,25 +1,28 @@
 import { ZChatRequest, ZChatResponse } from '#shared/contract/chat.js';
 import { ZErrorBody } from '#shared/contract/errors.js';
-import { perMinute, registerLlmRateLimit } from '#server/plugins/llm-rate-limit.js';
+import { llmRateLimit } from '#server/plugins/llm-rate-limit.js';
 import { requireUser } from '#server/plugins/session.js';
 import type { App, AppDeps } from '#server/types.js';
-import { replyInChat } from './service.js';
+import { acceptChatMessage, doneEvent, sendReplyAsEvents, wantsEventStream } from './service.js';
 
 /** Chat replies a person may ask for per minute: far above typing speed, well below a script's. */
 export const CHAT_REQUESTS_PER_MINUTE = 20;
 
 /** POST /api/chat. Mounted at /api. */
 export async function chatRoutes(app: App, deps: AppDeps): Promise<void> {
-  await registerLlmRateLimit(app);
   app.post(
     '/chat',
     {
-      config: perMinute(CHAT_REQUESTS_PER_MINUTE),
+      onRequest: llmRateLimit(deps, 'chat', CHAT_REQUESTS_PER_MINUTE),
       schema: {
         tags: ['chat'],
         summary:
           "The assistant's next reply in a pending chat run (may end with the completion marker). The server " +
           "keeps the conversation: only the last message, the user's new one, is read.",
+        description:
+          'With `Accept: text/event-stream` the reply comes as server-sent events while the model writes it: ' +
+          '`delta` (`{ text }`, never the completion marker), then `done` (`{ content, done, remaining }`) or ' +
+          '`error` (`{ code, error }`; nothing of the reply is kept). Refusals come before the stream, as JSON.',
         body: ZChatRequest,
         response: {
           200: ZChatResponse,
@@ -32,9 +35,12 @@ export async function chatRoutes(app: App, deps: AppDeps): Promise<void> {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = await requireUser(request);
-      return { content: await replyInChat(deps, user.id, request.body) };
+      const pending = await acceptChatMessage(deps, user.id, request.body);
+      if (!wantsEventStream(request)) return pending.complete();
+      await sendReplyAsEvents(request, reply, pending, async (whole) => doneEvent(whole));
+      return reply;
     },
   );
 }

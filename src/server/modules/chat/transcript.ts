@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { splitCompletionMarker } from '#shared/contract/chat.js';
-import type { TCompleteRunRequest } from '#shared/contract/executions.js';
 
 /**
  * A chat run's conversation as the server keeps it: the welcome message the person saw, then every message
@@ -25,12 +24,18 @@ export function readTranscript(stored: unknown): TranscriptTurn[] {
   return parsed.data;
 }
 
+/** A chat turn as the webhook receives it: the assistant's question and the person's answer. */
+export interface ChatResponse {
+  question: string;
+  answer: string;
+}
+
 /**
  * The webhook's responses for a chat: each user message answers the assistant message before it, in order
  * (the webhook contract's `{ question, answer }` pairs, docs/webhook-contract.md). The completion marker is the app's signal, not part of a question.
  */
-export function transcriptResponses(turns: TranscriptTurn[]): TCompleteRunRequest['responses'] {
-  const responses: TCompleteRunRequest['responses'] = [];
+export function transcriptResponses(turns: TranscriptTurn[]): ChatResponse[] {
+  const responses: ChatResponse[] = [];
   let question = '';
   for (const turn of turns) {
     if (turn.role === 'assistant') question = splitCompletionMarker(turn.content).text;

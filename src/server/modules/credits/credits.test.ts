@@ -1,20 +1,13 @@
+import { useTestApp } from '#server/test/harness.js';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TUserTransaction } from '#shared/contract/credits.js';
 import { creditTransactions, idempotencyKeys, subscriptions, userWorkflows } from '#server/db/schema.js';
 import { signUpUser, TestClient, type TestClient as Client } from '#server/test/client.js';
-import { buildTestApp, type TestApp } from '#server/test/harness.js';
-import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { applyLedgerEntry } from './ledger.js';
+import { addSurveyWorkflow, testAdminId } from '#server/test/test-data.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  expect(await ledgerMismatches(t.database.db)).toEqual([]);
-  await t?.close();
-});
+const t = useTestApp();
 
 const PRO_PACK = { type: 'unique', credits: 30, usdAmount: 12, planName: 'Pro' } as const;
 const PRO_MONTHLY = { type: 'monthly', credits: 60, usdAmount: 20, planName: 'Pro' } as const;
@@ -50,6 +43,8 @@ describe('transaction history', () => {
         transaction_type: 'bonus',
         amount: 5,
         notes: 'Sign-up bonus',
+        note_kind: 'signup_bonus',
+        note_params: {},
         workflow_name: null,
         workflow_deleted: false,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
@@ -80,7 +75,11 @@ describe('transaction history', () => {
       expect(res.statusCode).toBe(200);
     }
     await t.database.db.transaction((tx) =>
-      applyLedgerEntry(tx, { userId: id, amount: -3, type: 'admin_adjustment', notes: 'Correction' }),
+      applyLedgerEntry(
+        tx,
+        { userId: id, amount: -3, type: 'admin_adjustment', notes: 'Correction' },
+        t.deps.metrics,
+      ),
     );
 
     const all = await history(client);
@@ -115,17 +114,15 @@ describe('transaction history', () => {
 
   it('names the workflow of a run, and says "deleted" once the workflow is gone', async () => {
     const { client, id } = await signUpUser(t);
-    const [wf] = await t.database.db
-      .insert(userWorkflows)
-      .values({
-        name: { es: 'Resumen', en: 'Summary' },
-        category: { es: 'Otros', en: 'Other' },
-        webhookUrl: 'http://127.0.0.1:9/hook',
-        secretToken: 'whsec_dGVzdA==',
-      })
-      .returning();
+    const wf = await addSurveyWorkflow(t.database.db, await testAdminId(t), {
+      webhookUrl: 'http://127.0.0.1:9/hook',
+    });
     await t.database.db.transaction((tx) =>
-      applyLedgerEntry(tx, { userId: id, amount: -1, type: 'usage', workflowId: wf!.id, notes: 'Run' }),
+      applyLedgerEntry(
+        tx,
+        { userId: id, amount: -1, type: 'usage', workflowId: wf.id, notes: 'Run' },
+        t.deps.metrics,
+      ),
     );
     const before = await history(client, '?type=usage');
     expect(before.rows[0]).toMatchObject({
@@ -133,7 +130,7 @@ describe('transaction history', () => {
       workflow_deleted: false,
       amount: -1,
     });
-    await t.database.db.delete(userWorkflows).where(eq(userWorkflows.id, wf!.id));
+    await t.database.db.delete(userWorkflows).where(eq(userWorkflows.id, wf.id));
     const after = await history(client, '?type=usage');
     expect(after.rows[0]).toMatchObject({ workflow_name: null, workflow_deleted: true, amount: -1 });
   });
@@ -188,6 +185,8 @@ describe('purchases (demo provider)', () => {
       usd_amount: '12.00',
       plan_name: 'Pro',
       notes: 'Pro credit pack',
+      note_kind: 'credit_pack',
+      note_params: { plan: 'Pro' },
     });
     expect(await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, id))).toEqual([]);
   });

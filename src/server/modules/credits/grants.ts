@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { planBonusCredits, type TPlan } from '#shared/contract/plans.js';
 import type { Tx } from '#server/db/client.js';
 import { creditTransactions } from '#server/db/schema.js';
+import type { Metrics } from '#server/lib/metrics.js';
 import { applyLedgerEntry } from './ledger.js';
 
 export interface PlanGrant {
@@ -13,8 +14,8 @@ export interface PlanGrant {
    * Null for a demo purchase protected by its idempotency key instead.
    */
   reference: string | null;
-  /** Why the credits came, for the history's notes. */
-  notes: string;
+  /** Why the credits came: the purchase row's note kind (the plan's name goes in its params). */
+  note: 'credit_pack' | 'monthly_plan_first_month' | 'monthly_plan_renewal';
 }
 
 export interface PlanGrantResult {
@@ -29,7 +30,7 @@ export interface PlanGrantResult {
  * Grants what a plan's payment buys, inside the caller's transaction: a `purchase` row with the price and
  * plan name, and for a monthly plan its bonus as a separate `bonus` row, so the Bonuses filter shows it.
  */
-export async function grantPlanCredits(tx: Tx, grant: PlanGrant): Promise<PlanGrantResult> {
+export async function grantPlanCredits(tx: Tx, grant: PlanGrant, metrics: Metrics): Promise<PlanGrantResult> {
   const { userId, plan, reference } = grant;
   if (reference) {
     const [seen] = await tx
@@ -38,27 +39,37 @@ export async function grantPlanCredits(tx: Tx, grant: PlanGrant): Promise<PlanGr
       .where(eq(creditTransactions.reference, reference));
     if (seen) return { granted: false, creditsGranted: 0, balance: null };
   }
-  let balance = await applyLedgerEntry(tx, {
-    userId,
-    amount: plan.credits,
-    type: 'purchase',
-    usdAmount: plan.priceUsd.toFixed(2),
-    planName: plan.name,
-    notes: grant.notes,
-    reference,
-  });
+  let balance = await applyLedgerEntry(
+    tx,
+    {
+      userId,
+      amount: plan.credits,
+      type: 'purchase',
+      usdAmount: plan.priceUsd.toFixed(2),
+      planName: plan.name,
+      noteKind: grant.note,
+      noteParams: { plan: plan.name },
+      reference,
+    },
+    metrics,
+  );
   // A positive amount always applies unless the user no longer exists.
   if (balance === null) throw new Error(`ledger refused a grant to ${userId}`);
   const bonus = plan.type === 'monthly' ? planBonusCredits(plan) : 0;
   if (bonus > 0) {
-    balance = await applyLedgerEntry(tx, {
-      userId,
-      amount: bonus,
-      type: 'bonus',
-      planName: plan.name,
-      notes: `${plan.name} monthly plan bonus (${plan.bonusPercent}%)`,
-      reference: reference ? `${reference}:bonus` : null,
-    });
+    balance = await applyLedgerEntry(
+      tx,
+      {
+        userId,
+        amount: bonus,
+        type: 'bonus',
+        planName: plan.name,
+        noteKind: 'monthly_plan_bonus',
+        noteParams: { plan: plan.name, percent: plan.bonusPercent },
+        reference: reference ? `${reference}:bonus` : null,
+      },
+      metrics,
+    );
     if (balance === null) throw new Error(`ledger refused a bonus to ${userId}`);
   }
   return { granted: true, creditsGranted: plan.credits + bonus, balance };

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ONE_TIME_PACKS } from '#shared/contract/plans.js';
-import { userWorkflows } from '#server/db/schema.js';
 import type { AppDeps } from '#server/types.js';
 import { signInAdmin, signUpUser, type TestClient } from '#server/test/client.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
 import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { settleRun } from '../executions/settle.js';
 import { expireOverdueRuns } from '../executions/sweeper.js';
+import { addSurveyWorkflow, testAdminId } from '#server/test/test-data.js';
 
 // Model-based: fast-check picks commands (purchases, replays of an Idempotency-Key, run starts, results,
 // expiries, admin adjustments, and a burst of concurrent starts with an admin debit), runs them through the
@@ -28,18 +28,11 @@ const pool: Array<{ id: string; client: TestClient }> = [];
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await signInAdmin(t, TEST_ADMIN.email, TEST_ADMIN.password);
-  const [wf] = await t.database.db
-    .insert(userWorkflows)
-    .values({
-      name: { es: 'Modelo', en: 'Model' },
-      category: { es: 'Otros', en: 'Other' },
-      webhookUrl: 'http://127.0.0.1:9/hook',
-      secretToken: 'whsec_bW9kZWwtdGVzdC1zZWNyZXQtMTIzNDU2',
-      isPublic: true,
-      creditsPerExecution: RUN_COST,
-    })
-    .returning();
-  workflowId = wf!.id;
+  const wf = await addSurveyWorkflow(t.database.db, await testAdminId(t), {
+    webhookUrl: 'http://127.0.0.1:9/hook',
+    creditsPerExecution: RUN_COST,
+  });
+  workflowId = wf.id;
   for (let i = 0; i < USERS; i += 1) pool.push(await signUpUser(t));
 }, 60_000);
 afterAll(async () => {
@@ -49,12 +42,7 @@ afterAll(async () => {
 
 /** The sweeper with a clock of its own, a day ahead: every run open now is past its expiry there. */
 function sweepDeps(): AppDeps {
-  return {
-    config: t.config,
-    database: t.database,
-    db: t.database.db,
-    now: () => new Date(Date.now() + 86_400_000),
-  };
+  return { ...t.deps, now: () => new Date(Date.now() + 86_400_000) };
 }
 
 interface Model {
@@ -185,7 +173,7 @@ class Result implements fc.AsyncCommand<Model, Real> {
     const index = this.runIndex % m.runs.length;
     const run = m.runs[index]!;
     const ended = await settleRun(
-      { db: t.database.db, now: t.clock.now },
+      t.deps,
       r.runIds[index]!,
       this.outcome === 'completed'
         ? { status: 'completed', fields: {} }

@@ -1,37 +1,26 @@
+import { useTestApp } from '#server/test/harness.js';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { ONE_TIME_PACKS, MONTHLY_PLANS } from '#shared/contract/plans.js';
-import { creditTransactions, userWorkflows, workflowExecutions } from '#server/db/schema.js';
+import { creditTransactions, workflowExecutions } from '#server/db/schema.js';
 import { queryRows } from '#server/db/sql-helpers.js';
 import { signUpUser, type TestClient } from '#server/test/client.js';
-import { buildTestApp, type TestApp } from '#server/test/harness.js';
 import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { applyLedgerEntry } from './ledger.js';
+import { addSurveyWorkflow, testAdminId } from '#server/test/test-data.js';
 
 // Random sequences of everything that moves credits, several at once per step; after every step each
 // balance must equal the sum of its ledger and be non-negative, and no purchase may have granted twice.
 
-let t: TestApp;
+const t = useTestApp();
 let workflowId: string;
 beforeAll(async () => {
-  t = await buildTestApp();
-  const [wf] = await t.database.db
-    .insert(userWorkflows)
-    .values({
-      name: { es: 'Propiedad', en: 'Property' },
-      category: { es: 'Otros', en: 'Other' },
-      webhookUrl: 'http://127.0.0.1:9/hook',
-      secretToken: 'whsec_cHJvcGVydHk=',
-      isPublic: true,
-    })
-    .returning();
-  workflowId = wf!.id;
-});
-afterAll(async () => {
-  expect(await ledgerMismatches(t.database.db)).toEqual([]);
-  await t?.close();
+  const wf = await addSurveyWorkflow(t.database.db, await testAdminId(t), {
+    webhookUrl: 'http://127.0.0.1:9/hook',
+  });
+  workflowId = wf.id;
 });
 
 interface User {
@@ -136,13 +125,17 @@ async function execute(model: Model, cmd: Command): Promise<void> {
           await tx
             .insert(workflowExecutions)
             .values({ id: runId, workflowId, userId: user.id, creditsUsed: cmd.cost });
-          const balance = await applyLedgerEntry(tx, {
-            userId: user.id,
-            amount: -cmd.cost,
-            type: 'usage',
-            workflowId,
-            executionId: runId,
-          });
+          const balance = await applyLedgerEntry(
+            tx,
+            {
+              userId: user.id,
+              amount: -cmd.cost,
+              type: 'usage',
+              workflowId,
+              executionId: runId,
+            },
+            t.deps.metrics,
+          );
           if (balance === null) tx.rollback();
           return balance;
         })
@@ -162,25 +155,33 @@ async function execute(model: Model, cmd: Command): Promise<void> {
       // A second refund of the same run is refused by the ledger's unique index, whichever comes first.
       await t.database.db
         .transaction((tx) =>
-          applyLedgerEntry(tx, {
-            userId: user.id,
-            amount: -usage!.amount,
-            type: 'refund',
-            workflowId,
-            executionId: runId,
-          }),
+          applyLedgerEntry(
+            tx,
+            {
+              userId: user.id,
+              amount: -usage!.amount,
+              type: 'refund',
+              workflowId,
+              executionId: runId,
+            },
+            t.deps.metrics,
+          ),
         )
         .catch(() => null);
       return;
     }
     case 'adjust': {
       await t.database.db.transaction((tx) =>
-        applyLedgerEntry(tx, {
-          userId: user.id,
-          amount: cmd.amount,
-          type: 'admin_adjustment',
-          notes: 'property',
-        }),
+        applyLedgerEntry(
+          tx,
+          {
+            userId: user.id,
+            amount: cmd.amount,
+            type: 'admin_adjustment',
+            notes: 'property',
+          },
+          t.deps.metrics,
+        ),
       );
       return;
     }

@@ -20,9 +20,13 @@ export interface Buyer {
 export function resolvePlan(request: TPurchaseRequest): TPlan {
   const plan = findPlan(request.type, request.planName);
   if (!plan) {
-    throw new AppError('VALIDATION_ERROR', `There is no ${request.type} plan named "${request.planName}"`, {
-      fields: [{ field: 'planName', message: 'unknown plan' }],
-    });
+    throw new AppError(
+      'VALIDATION_ERROR',
+      { key: 'unknownPlan', params: { type: request.type, planName: request.planName } },
+      {
+        fields: [{ field: 'planName', message: 'unknown plan' }],
+      },
+    );
   }
   const mismatched = [
     ...(request.credits !== plan.credits ? ['credits'] : []),
@@ -31,7 +35,7 @@ export function resolvePlan(request: TPurchaseRequest): TPlan {
   if (mismatched.length > 0) {
     throw new AppError(
       'VALIDATION_ERROR',
-      `The ${plan.name} plan is ${plan.credits} credits for $${plan.priceUsd}`,
+      { key: 'planMismatch', params: { plan: plan.name, credits: plan.credits, price: plan.priceUsd } },
       {
         fields: mismatched.map((field) => ({ field, message: 'does not match the plan' })),
       },
@@ -56,7 +60,7 @@ async function storedAnswer(deps: AppDeps, userId: string, key: string): Promise
 
 function replay(stored: StoredAnswer, hash: string): TPurchaseResponse {
   if (stored.requestHash !== hash) {
-    throw new AppError('CONFLICT', 'This Idempotency-Key was already used for a different purchase');
+    throw new AppError('CONFLICT', 'idempotencyKeyReused');
   }
   return ZPurchaseResponse.parse(stored.response);
 }
@@ -84,10 +88,7 @@ async function saveAnswer(tx: Tx, userId: string, key: string, answer: TPurchase
 /** One monthly plan at a time; checked early, and again under the user's row lock before a plan opens. */
 async function ensureNoActivePlan(db: DbOrTx, userId: string, plan: TPlan): Promise<void> {
   if (plan.type === 'monthly' && (await findActiveSubscription(db, userId))) {
-    throw new AppError(
-      'CONFLICT',
-      'You already have an active monthly plan; cancel it before choosing another',
-    );
+    throw new AppError('CONFLICT', 'activePlan');
   }
 }
 
@@ -120,12 +121,16 @@ async function grantNow(
       });
       reference = periodReference(subscription.id, now);
     }
-    const result = await grantPlanCredits(tx, {
-      userId: buyer.id,
-      plan,
-      reference,
-      notes: plan.type === 'monthly' ? `${plan.name} monthly plan: first month` : `${plan.name} credit pack`,
-    });
+    const result = await grantPlanCredits(
+      tx,
+      {
+        userId: buyer.id,
+        plan,
+        reference,
+        note: plan.type === 'monthly' ? 'monthly_plan_first_month' : 'credit_pack',
+      },
+      deps.metrics,
+    );
     const answer: TPurchaseResponse = {
       status: 'completed',
       provider: 'demo',
@@ -193,6 +198,6 @@ export async function purchase(
       : await storeCheckout(deps, buyer, checkout.url, key, hash);
   if (answer !== 'replay') return answer;
   const stored = key ? await storedAnswer(deps, buyer.id, key) : null;
-  if (!stored) throw new AppError('CONFLICT', 'A purchase with this Idempotency-Key is still in progress');
+  if (!stored) throw new AppError('CONFLICT', 'idempotencyKeyInProgress');
   return replay(stored, hash);
 }

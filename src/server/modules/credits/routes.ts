@@ -8,13 +8,13 @@ import {
   ZTransactionListQuery,
   ZUserTransactionList,
 } from '#shared/contract/credits.js';
-import { ZErrorBody } from '#shared/contract/errors.js';
 import { requireUser } from '#server/plugins/session.js';
 import type { App, AppDeps } from '#server/types.js';
 import { listPlans } from './plans.js';
 import { purchase } from './purchases.js';
 import { cancelActiveSubscription, findActiveSubscription, toSubscriptionView } from './subscriptions.js';
 import { listUserTransactions } from './transactions.js';
+import { errorAnswers } from '#server/lib/errors.js';
 
 /** The signed-in user's credits: history, plans, purchases and the monthly plan. Mounted at /api/credits. */
 export async function creditRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -25,7 +25,7 @@ export async function creditRoutes(app: App, deps: AppDeps): Promise<void> {
         tags: ['credits'],
         summary: "The user's credit history, newest first (total in X-Total-Count)",
         querystring: ZTransactionListQuery,
-        response: { 200: ZUserTransactionList, 400: ZErrorBody, 401: ZErrorBody },
+        response: { 200: ZUserTransactionList, ...errorAnswers(400, 401) },
       },
     },
     async (request, reply) => {
@@ -42,7 +42,7 @@ export async function creditRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         tags: ['credits'],
         summary: 'Credit packs and monthly plans on sale, and the payment provider in use',
-        response: { 200: ZPlansResponse, 401: ZErrorBody },
+        response: { 200: ZPlansResponse, ...errorAnswers(401) },
       },
     },
     async (request) => {
@@ -59,13 +59,7 @@ export async function creditRoutes(app: App, deps: AppDeps): Promise<void> {
         summary: 'Buy a pack or a monthly plan (demo: granted at once; Stripe: a checkout URL)',
         headers: ZIdempotencyHeaders,
         body: ZPurchaseRequest,
-        response: {
-          200: ZPurchaseResponse,
-          400: ZErrorBody,
-          401: ZErrorBody,
-          409: ZErrorBody,
-          502: ZErrorBody,
-        },
+        response: { 200: ZPurchaseResponse, ...errorAnswers(400, 401, 409, 502) },
       },
     },
     async (request) => {
@@ -80,7 +74,7 @@ export async function creditRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         tags: ['credits'],
         summary: "The user's active monthly plan, or null",
-        response: { 200: ZSubscriptionResponse, 401: ZErrorBody },
+        response: { 200: ZSubscriptionResponse, ...errorAnswers(401) },
       },
     },
     async (request) => {
@@ -96,7 +90,7 @@ export async function creditRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         tags: ['credits'],
         summary: 'Cancel the active monthly plan: no more renewals, credits already granted stay',
-        response: { 200: ZCancelSubscriptionResponse, 401: ZErrorBody, 404: ZErrorBody, 502: ZErrorBody },
+        response: { 200: ZCancelSubscriptionResponse, ...errorAnswers(401, 404, 502) },
       },
     },
     async (request) => {

@@ -11,7 +11,7 @@ let t: TestApp;
 let deps: AppDeps;
 beforeAll(async () => {
   t = await buildTestApp();
-  deps = { config: t.config, database: t.database, db: t.database.db, now: t.clock.now };
+  deps = t.deps;
 });
 afterEach(() => t.clock.reset());
 afterAll(async () => {

@@ -101,7 +101,7 @@ export async function openSubscription(
 /** Cancels the user's active plan: no further renewals; every credit granted so far stays. */
 export async function cancelActiveSubscription(deps: AppDeps, userId: string): Promise<TSubscription> {
   const active = await findActiveSubscription(deps.db, userId);
-  if (!active) throw new AppError('NOT_FOUND', 'You have no active monthly plan');
+  if (!active) throw new AppError('NOT_FOUND', 'noActivePlan');
   if (active.provider === 'stripe') {
     await paymentProvider(deps.config).cancelSubscription(active.providerSubscriptionId);
   }
@@ -142,12 +142,16 @@ export async function renewDueSubscriptions(deps: AppDeps): Promise<number> {
         .limit(RENEWAL_BATCH)
         .for('update', { skipLocked: true });
       for (const row of due) {
-        const result = await grantPlanCredits(tx, {
-          userId: row.userId,
-          plan: subscriptionPlan(row),
-          reference: periodReference(row.id, row.nextRenewalDate),
-          notes: `${row.planName} monthly plan renewal`,
-        });
+        const result = await grantPlanCredits(
+          tx,
+          {
+            userId: row.userId,
+            plan: subscriptionPlan(row),
+            reference: periodReference(row.id, row.nextRenewalDate),
+            note: 'monthly_plan_renewal',
+          },
+          deps.metrics,
+        );
         if (result.granted) renewed += 1;
         await tx
           .update(subscriptions)

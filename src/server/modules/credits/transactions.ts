@@ -1,5 +1,6 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { TTransactionListQuery, TUserTransaction } from '#shared/contract/credits.js';
+import { ledgerNoteText } from '#shared/i18n/ledger-notes.js';
 import type { Db } from '#server/db/client.js';
 import { creditTransactions, userWorkflows } from '#server/db/schema.js';
 import { newestFirst } from '#server/db/sql-helpers.js';
@@ -36,7 +37,10 @@ export async function listUserTransactions(
       id: t.id,
       transaction_type: t.transactionType,
       amount: t.amount,
-      notes: t.notes,
+      // Clients from before note kinds read `notes`: it keeps the English wording next to the kind.
+      notes: ledgerNoteText('en', { kind: t.noteKind, params: t.noteParams, notes: t.notes }),
+      note_kind: t.noteKind,
+      note_params: t.noteParams,
       workflow_name: workflowName ?? null,
       workflow_deleted: t.workflowId === null && RUN_TYPES.has(t.transactionType),
       created_at: t.createdAt.toISOString(),

@@ -5,13 +5,13 @@ import { conflict, notFound } from '#server/lib/errors.js';
 import type { AppDeps } from '#server/types.js';
 import { readTranscript, transcriptResponses } from '../chat/service.js';
 import { getSetting } from '../settings/service.js';
-import { deliverRun } from './dispatch.js';
+import { attemptClaim, CLAIMED_RUN_FIELDS, deliverClaimed } from './dispatch.js';
+import { resolveFileAnswers } from './input-files.js';
 import { getOwnRun, isOpen, runStatus } from './queries.js';
-import { notifyRunChanged, waitForRunChange } from './run-events.js';
+import { runEventsOf } from './run-events.js';
 
 /** How long the complete call waits for the workflow's result before answering `running`. */
 export const COMPLETE_WAIT_MS = 30_000;
-const POLL_MS = 1_000;
 
 /**
  * Sends the user's answers to the workflow: the run becomes `running` (its expiry window restarts now), the
@@ -25,10 +25,13 @@ export async function completeRun(
   runId: string,
   input: TCompleteRunRequest,
   stop?: AbortSignal,
+  /** How long to wait for the result; the public API lets its caller choose. */
+  waitMs = COMPLETE_WAIT_MS,
 ): Promise<TExecution> {
   const timeoutMinutes = await getSetting(deps.db, 'webhook_timeout_minutes');
   const now = deps.now();
-  await deps.db.transaction(async (tx) => {
+  const claim = attemptClaim(now);
+  const claimed = await deps.db.transaction(async (tx) => {
     // Locked, so that a chat reply being added to the transcript lands before the responses are made from it
     // or not at all (appendChatTurns adds only to a pending run).
     const [run] = await tx
@@ -37,45 +40,67 @@ export async function completeRun(
         expiresAt: workflowExecutions.expiresAt,
         inputData: workflowExecutions.inputData,
         interactionType: userWorkflows.interactionType,
+        questions: userWorkflows.surveyQuestions,
+        language: workflowExecutions.language,
       })
       .from(workflowExecutions)
       .innerJoin(userWorkflows, eq(userWorkflows.id, workflowExecutions.workflowId))
       .where(and(eq(workflowExecutions.id, runId), eq(workflowExecutions.userId, userId)))
       .for('update', { of: workflowExecutions });
-    if (!run) throw notFound('Execution');
+    if (!run) throw notFound('execution');
     if (run.status !== 'pending' || !run.expiresAt || run.expiresAt <= now) {
-      throw conflict('This run was already completed or has expired');
+      throw conflict('runCompletedOrExpired');
     }
-    // A chat's answers are the conversation the server kept, not the client's account of it.
+    // A chat's answers are the conversation the server kept, not the client's account of it. A survey's
+    // file answers become the uploaded files' facts; a missing or foreign file refuses the whole call.
     const responses =
       run.interactionType === 'chatbot'
         ? transcriptResponses(readTranscript(run.inputData))
-        : input.responses;
-    await tx
+        : await resolveFileAnswers(tx, runId, run.questions ?? [], input.responses, run.language);
+    // The first delivery attempt is claimed in the same write (attemptClaim).
+    const [row] = await tx
       .update(workflowExecutions)
       .set({
         status: 'running',
         inputData: responses,
         dispatchedAt: now,
-        nextDispatchAt: now,
         expiresAt: new Date(now.getTime() + timeoutMinutes * 60_000),
+        ...claim.set,
       })
-      .where(eq(workflowExecutions.id, runId));
+      .where(eq(workflowExecutions.id, runId))
+      .returning(CLAIMED_RUN_FIELDS);
+    return { ...row!, token: claim.token };
   });
-  notifyRunChanged(runId);
 
-  const delivery = await deliverRun(deps, runId);
-  if (delivery === 'delivered') await waitForEnd(deps, runId, COMPLETE_WAIT_MS, stop);
+  const delivery = await deliverClaimed(deps, claimed);
+  if (delivery === 'delivered') await waitForEnd(deps, runId, waitMs, stop);
   return getOwnRun(deps.db, userId, runId);
 }
 
-/** Waits (real time) until the run ends or `ms` pass; woken early by changes made on this instance. */
-async function waitForEnd(deps: AppDeps, runId: string, ms: number, stop?: AbortSignal): Promise<void> {
+/**
+ * Waits (real time) until the run ends or `ms` pass. Its status is read first and then only when the
+ * database says the run changed, on whichever instance the result arrived (run-events.ts).
+ */
+export async function waitForEnd(
+  deps: AppDeps,
+  runId: string,
+  ms: number,
+  stop?: AbortSignal,
+): Promise<void> {
   const deadline = Date.now() + ms;
-  for (;;) {
-    const status = await runStatus(deps.db, runId);
-    const remaining = deadline - Date.now();
-    if (!status || !isOpen(status) || remaining <= 0 || stop?.aborted) return;
-    await waitForRunChange(runId, Math.min(POLL_MS, remaining), stop);
+  const watch = runEventsOf(deps.database).watch(runId);
+  try {
+    for (;;) {
+      const status = await runStatus(deps.db, runId);
+      if (!status || !isOpen(status)) return;
+      let changed = false;
+      while (!changed) {
+        const remaining = deadline - Date.now();
+        if (remaining <= 0 || stop?.aborted) return;
+        changed = await watch.changed(remaining, ...(stop ? [stop] : []));
+      }
+    }
+  } finally {
+    watch.close();
   }
 }

@@ -1,9 +1,12 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { TLanguage } from '#shared/contract/common.js';
 import { ZSyncWorkflowResult, type TSyncWorkflowResult } from '#shared/contract/results.js';
-import type { DbOrTx } from '#server/db/client.js';
+import type { Db, DbOrTx } from '#server/db/client.js';
+import { preparedStatement } from '#server/db/prepared.js';
 import { userWorkflows, workflowExecutions } from '#server/db/schema.js';
+import { columnName } from '#server/db/sql-helpers.js';
 import { AppError } from '#server/lib/errors.js';
+import type { WebhookOutcome } from '#server/lib/metrics.js';
 import { newToken, sha256Hex } from '#server/lib/tokens.js';
 import {
   postWebhook,
@@ -15,6 +18,7 @@ import { webhookHeaders } from '#server/providers/webhooks/signature.js';
 import type { AppDeps } from '#server/types.js';
 import { applyResult, jsonNestingDepth } from '../results/service.js';
 import { headerTokenFor } from '../workflows/service.js';
+import { webhookResponses } from './input-files.js';
 import { settleRun } from './settle.js';
 
 /**
@@ -36,7 +40,8 @@ export type DeliveryResult =
   /** Someone else is delivering this run, or it is not due. */
   | 'not-claimed';
 
-interface ClaimedRun {
+/** A delivery attempt this instance holds: counted, leased, its token's hash recorded on the run. */
+export interface ClaimedRun {
   id: string;
   workflowId: string;
   userId: string;
@@ -48,19 +53,44 @@ interface ClaimedRun {
 }
 
 /**
- * Takes one due attempt of a run: counts it, leases the row, and records the hash of the token this
- * attempt carries (each attempt has its own token; the hashes of earlier attempts stay valid, in case one
- * of them did reach the service).
+ * A new attempt's token and the run's fields that claim it: the attempt is counted, the row leased (another
+ * instance's retry job takes it over only once the lease is past, after a crash), and the hash of the token
+ * this attempt carries added to the run's (each attempt has its own token; the hashes of earlier attempts
+ * stay valid, in case one of them did reach the service). A run written with its answers (the public API's
+ * start) or sent them (the complete call) claims its first attempt in that same write.
  */
-async function claimAttempt(db: DbOrTx, runId: string, now: Date): Promise<ClaimedRun | null> {
+export function attemptClaim(now: Date) {
   const token = newToken();
-  const [row] = await db
-    .update(workflowExecutions)
-    .set({
+  const tokenHash = sha256Hex(token);
+  return {
+    token,
+    tokenHash,
+    leaseUntil: new Date(now.getTime() + LEASE_MS),
+    set: {
       dispatchAttempts: sql`${workflowExecutions.dispatchAttempts} + 1`,
       nextDispatchAt: new Date(now.getTime() + LEASE_MS),
-      resultTokenHash: sql`concat_ws(' ', ${workflowExecutions.resultTokenHash}, ${sha256Hex(token)}::text)`,
-    })
+      resultTokenHash: sql`concat_ws(' ', ${workflowExecutions.resultTokenHash}, ${tokenHash}::text)`,
+    },
+  };
+}
+
+/** The columns a claimed attempt needs from its run. */
+export const CLAIMED_RUN_FIELDS = {
+  id: workflowExecutions.id,
+  workflowId: workflowExecutions.workflowId,
+  userId: workflowExecutions.userId,
+  language: workflowExecutions.language,
+  inputData: workflowExecutions.inputData,
+  attempts: workflowExecutions.dispatchAttempts,
+  expiresAt: workflowExecutions.expiresAt,
+};
+
+/** Takes one due attempt of a run (attemptClaim), or null when it is not due or not running. */
+async function claimAttempt(db: DbOrTx, runId: string, now: Date): Promise<ClaimedRun | null> {
+  const claim = attemptClaim(now);
+  const [row] = await db
+    .update(workflowExecutions)
+    .set(claim.set)
     .where(
       and(
         eq(workflowExecutions.id, runId),
@@ -68,16 +98,8 @@ async function claimAttempt(db: DbOrTx, runId: string, now: Date): Promise<Claim
         lte(workflowExecutions.nextDispatchAt, now),
       ),
     )
-    .returning({
-      id: workflowExecutions.id,
-      workflowId: workflowExecutions.workflowId,
-      userId: workflowExecutions.userId,
-      language: workflowExecutions.language,
-      inputData: workflowExecutions.inputData,
-      attempts: workflowExecutions.dispatchAttempts,
-      expiresAt: workflowExecutions.expiresAt,
-    });
-  return row ? { ...row, token } : null;
+    .returning(CLAIMED_RUN_FIELDS);
+  return row ? { ...row, token: claim.token } : null;
 }
 
 /**
@@ -107,16 +129,31 @@ function parseSyncResult(outcome: Extract<DeliveryOutcome, { kind: 'answered' }>
   }
 }
 
-async function sendAttempt(deps: AppDeps, run: ClaimedRun): Promise<DeliveryOutcome> {
-  const [workflow] = await deps.db
-    .select({
-      webhookUrl: userWorkflows.webhookUrl,
-      secret: userWorkflows.secretToken,
-      previousSecret: userWorkflows.previousSecretToken,
-      previousExpiresAt: userWorkflows.previousSecretExpiresAt,
-    })
-    .from(userWorkflows)
-    .where(eq(userWorkflows.id, run.workflowId));
+/** Where and how a workflow's runs are delivered; a caller that read its workflow already passes them. */
+export const WEBHOOK_TARGET_FIELDS = {
+  webhookUrl: userWorkflows.webhookUrl,
+  secret: userWorkflows.secretToken,
+  previousSecret: userWorkflows.previousSecretToken,
+  previousExpiresAt: userWorkflows.previousSecretExpiresAt,
+};
+export interface WebhookTarget {
+  webhookUrl: string;
+  secret: string;
+  previousSecret: string | null;
+  previousExpiresAt: Date | null;
+}
+
+async function sendAttempt(
+  deps: AppDeps,
+  run: ClaimedRun,
+  target: WebhookTarget | undefined,
+): Promise<DeliveryOutcome> {
+  const [workflow] = target
+    ? [target]
+    : await deps.db
+        .select(WEBHOOK_TARGET_FIELDS)
+        .from(userWorkflows)
+        .where(eq(userWorkflows.id, run.workflowId));
   if (!workflow) return { kind: 'refused', message: 'the workflow no longer exists' };
   const now = deps.now();
   const body = JSON.stringify({
@@ -124,7 +161,7 @@ async function sendAttempt(deps: AppDeps, run: ClaimedRun): Promise<DeliveryOutc
     execution_id: run.id,
     user_id: run.userId,
     secret_token: run.token,
-    responses: run.inputData ?? [],
+    responses: await webhookResponses(deps, run.id, run.inputData, run.expiresAt),
     language: run.language,
     callback_url: `${deps.config.publicUrl}/api/workflow-result`,
   });
@@ -132,7 +169,8 @@ async function sendAttempt(deps: AppDeps, run: ClaimedRun): Promise<DeliveryOutc
   if (workflow.previousSecret && workflow.previousExpiresAt && workflow.previousExpiresAt > now) {
     secrets.push(workflow.previousSecret);
   }
-  return postWebhook({
+  const started = performance.now();
+  const outcome = await postWebhook({
     url: workflow.webhookUrl,
     body,
     allowPrivate: deps.config.allowPrivateWebhooks,
@@ -145,6 +183,16 @@ async function sendAttempt(deps: AppDeps, run: ClaimedRun): Promise<DeliveryOutc
       'x-flujo-token': headerTokenFor(workflow.secret),
     },
   });
+  deps.metrics.webhookAttempted(deliveryOutcome(outcome), (performance.now() - started) / 1000);
+  return outcome;
+}
+
+/** An attempt's outcome as the metrics name it. */
+function deliveryOutcome(outcome: DeliveryOutcome): WebhookOutcome {
+  if (outcome.kind === 'refused') return 'blocked';
+  if (outcome.kind === 'network-error') return 'network_error';
+  if (outcome.status >= 200 && outcome.status < 300) return 'success';
+  return outcome.status >= 400 && outcome.status < 500 ? 'rejected' : 'error';
 }
 
 async function fail(deps: AppDeps, runId: string, message: string): Promise<DeliveryResult> {
@@ -162,10 +210,7 @@ async function handleOutcome(
     return fail(deps, run.id, `The workflow's webhook address is not allowed: ${outcome.message}`);
   }
   if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300) {
-    await deps.db
-      .update(workflowExecutions)
-      .set({ nextDispatchAt: null })
-      .where(and(eq(workflowExecutions.id, run.id), eq(workflowExecutions.status, 'running')));
+    await acknowledge(deps.db, run.id);
     const answer = parseSyncResult(outcome);
     if (answer.kind === 'refused') {
       return fail(deps, run.id, `The workflow's result was refused: ${answer.message}`);
@@ -199,19 +244,69 @@ async function handleOutcome(
   return delay === 0 ? 'retry-now' : 'retry-later';
 }
 
-async function attempt(deps: AppDeps, run: ClaimedRun): Promise<DeliveryResult | 'retry-now'> {
-  const outcome = await sendAttempt(deps, run);
-  return handleOutcome(deps, run, outcome);
+/** Every accepted delivery ends with this write (its lease let go), so it is prepared once per database. */
+const acknowledgeRuns = preparedStatement<never, { runIds: string[] }>(
+  'acknowledge_deliveries',
+  () => sql`update ${workflowExecutions} set ${columnName(workflowExecutions.nextDispatchAt)} = null
+    where ${workflowExecutions.id} = any(${sql.placeholder('runIds')}::uuid[]) and ${workflowExecutions.status} = 'running'`,
+);
+
+/** The most acknowledgements one write carries. */
+const ACK_BATCH = 500;
+
+interface PendingAck {
+  runId: string;
+  done: () => void;
+  fail: (err: unknown) => void;
+}
+
+/**
+ * Acknowledgements waiting for the write under way, per database handle. The first one is written at once;
+ * those that come while it is under way go together in the next write (as a database groups commits), so a
+ * busy server makes one write for many deliveries and a quiet one waits for nothing.
+ */
+const ackQueues = new WeakMap<Db, { waiting: PendingAck[]; writing: boolean }>();
+
+function acknowledge(db: Db, runId: string): Promise<void> {
+  let queue = ackQueues.get(db);
+  if (!queue) ackQueues.set(db, (queue = { waiting: [], writing: false }));
+  const q = queue;
+  return new Promise<void>((done, fail) => {
+    q.waiting.push({ runId, done, fail });
+    if (q.writing) return;
+    q.writing = true;
+    void (async () => {
+      while (q.waiting.length > 0) {
+        const batch = q.waiting.splice(0, ACK_BATCH);
+        try {
+          await acknowledgeRuns(db, { runIds: batch.map((a) => a.runId) });
+          for (const a of batch) a.done();
+        } catch (err) {
+          for (const a of batch) a.fail(err);
+        }
+      }
+      q.writing = false;
+    })();
+  });
+}
+
+/**
+ * Sends an attempt this instance claimed, and the immediate retries after it; later retries are the job's.
+ * `target` spares the workflow's read when the caller has it.
+ */
+export async function deliverClaimed(
+  deps: AppDeps,
+  run: ClaimedRun,
+  target?: WebhookTarget,
+): Promise<DeliveryResult> {
+  const result = await handleOutcome(deps, run, await sendAttempt(deps, run, target));
+  return result === 'retry-now' ? deliverRun(deps, run.id) : result;
 }
 
 /** Delivers a run now if it is due (first attempt and immediate retries); later retries are the job's. */
 export async function deliverRun(deps: AppDeps, runId: string): Promise<DeliveryResult> {
-  for (;;) {
-    const run = await claimAttempt(deps.db, runId, deps.now());
-    if (!run) return 'not-claimed';
-    const result = await attempt(deps, run);
-    if (result !== 'retry-now') return result;
-  }
+  const run = await claimAttempt(deps.db, runId, deps.now());
+  return run ? deliverClaimed(deps, run) : 'not-claimed';
 }
 
 /**
@@ -235,12 +330,6 @@ export async function deliverDueRuns(deps: AppDeps): Promise<number> {
     }
     return runs;
   });
-  await Promise.all(
-    claimed.map(async (run) => {
-      let result = await attempt(deps, run);
-      if (result === 'retry-now') result = await deliverRun(deps, run.id);
-      return result;
-    }),
-  );
+  await Promise.all(claimed.map((run) => deliverClaimed(deps, run)));
   return claimed.length;
 }

@@ -1,62 +1,100 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '#server/db/client.js';
+import { z } from 'zod';
+import { AppError } from '#server/lib/errors.js';
+import { openEventStream } from '#server/lib/event-stream.js';
+import type { AppDeps } from '#server/types.js';
+import { getSetting } from '../settings/service.js';
 import { getOwnRun, isOpen } from './queries.js';
-import { waitForRunChange } from './run-events.js';
+import { runEventsOf } from './run-events.js';
 
-const POLL_MS = 1_000;
 const HEARTBEAT_MS = 15_000;
-/** A stream is closed after this long; EventSource reconnects by itself if the run is still open. */
+/** A stream is closed after this long; EventSource reconnects by itself (and resumes) if the run is still open. */
 const MAX_STREAM_MS = 20 * 60_000;
 
+/** What both event routes (the web's and the public API's) tell their readers. */
+export const RUN_EVENTS_DESCRIPTION =
+  'Each `execution` event carries the whole run and an `id`. A reader that reconnects with `Last-Event-ID` ' +
+  '(EventSource does so by itself) is sent the run only if it changed since; if the run has ended and that id ' +
+  'is its last state, the answer is 204. A quiet stream gets a comment every 15 s; streams close after 20 ' +
+  'minutes (reconnect to go on). At most `max_event_streams_per_user` open streams per person on each server ' +
+  'instance (429 beyond).';
+
+export const RUN_EVENTS_NOTHING_NEW = z
+  .null()
+  .describe('The run has ended and Last-Event-ID names its last state: nothing to send');
+
 /**
- * Server-sent events of one run: its JSON on every change until it ends. The database is polled each
- * second (so changes made by other instances are seen); changes on this instance wake it at once.
+ * An event's id: a digest of the run as the event carries it. Each event is the whole run, so "has this reader
+ * seen the current state?" is one comparison, which any instance can make without remembering anything.
+ */
+export function runEventId(json: string): string {
+  return createHash('sha256').update(json).digest('base64url').slice(0, 22);
+}
+
+/**
+ * Server-sent events of one run: `execution` (the run's JSON, with an id) on every change until it ends. The
+ * run is read when the stream opens and then only when the database says it changed (run-events.ts), so an
+ * open stream costs the database nothing while its run is quiet. A reader that reconnects with Last-Event-ID
+ * is sent the run only if it changed since; an ended run it has already seen is answered 204, which tells
+ * EventSource to stop reconnecting. A person holds at most `max_event_streams_per_user` streams in this
+ * instance (429 beyond).
  */
 export async function streamRunEvents(
-  db: Db,
+  deps: AppDeps,
   userId: string,
   runId: string,
   request: FastifyRequest,
   reply: FastifyReply,
   stop: AbortSignal,
 ): Promise<void> {
-  const first = await getOwnRun(db, userId, runId); // 404 before any byte is sent
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-    'x-content-type-options': 'nosniff',
-  });
+  const max = await getSetting(deps.db, 'max_event_streams_per_user');
+  const events = runEventsOf(deps.database);
+  const release = events.openStream(userId, max);
+  if (!release) throw new AppError('RATE_LIMITED', { key: 'eventStreams', params: { max } });
+  // Watched before the first read: a change committed after that read wakes the watch.
+  const watch = events.watch(runId);
   const closed = new AbortController();
-  request.raw.on('close', () => closed.abort());
-  stop.addEventListener('abort', () => closed.abort());
-  if (stop.aborted) closed.abort();
-  const started = Date.now();
-  let lastSent = '';
-  let lastWrite = Date.now();
-  let current = first;
+  const close = () => closed.abort();
   try {
-    for (;;) {
-      const json = JSON.stringify(current);
-      if (json !== lastSent) {
-        res.write(`event: execution\ndata: ${json}\n\n`);
-        lastSent = json;
-        lastWrite = Date.now();
-      } else if (Date.now() - lastWrite >= HEARTBEAT_MS) {
-        res.write(': keep-alive\n\n');
-        lastWrite = Date.now();
-      }
-      if (!isOpen(current.status) || closed.signal.aborted || Date.now() - started > MAX_STREAM_MS) break;
-      await waitForRunChange(runId, POLL_MS, closed.signal);
-      if (closed.signal.aborted) break;
-      current = await getOwnRun(db, userId, runId);
+    let current = await getOwnRun(deps.db, userId, runId); // 404 before any byte is sent
+    let json = JSON.stringify(current);
+    const header = request.headers['last-event-id'];
+    let lastId = typeof header === 'string' ? header : null;
+    if (!isOpen(current.status) && runEventId(json) === lastId) {
+      await reply.status(204).send(null);
+      return;
     }
-  } catch {
-    // The run was deleted with its workflow, or the database went away: end the stream.
+    const res = openEventStream(reply);
+    request.raw.on('close', close);
+    stop.addEventListener('abort', close, { once: true });
+    if (stop.aborted) close();
+    const started = Date.now();
+    try {
+      for (;;) {
+        const id = runEventId(json);
+        if (id !== lastId) {
+          res.write(`event: execution\nid: ${id}\ndata: ${json}\n\n`);
+          lastId = id;
+        }
+        const left = MAX_STREAM_MS - (Date.now() - started);
+        if (!isOpen(current.status) || closed.signal.aborted || left <= 0) break;
+        if (!(await watch.changed(Math.min(HEARTBEAT_MS, left), closed.signal))) {
+          if (!closed.signal.aborted) res.write(': keep-alive\n\n');
+          continue;
+        }
+        current = await getOwnRun(deps.db, userId, runId);
+        json = JSON.stringify(current);
+      }
+    } catch {
+      // The run was deleted with its workflow, or the database went away: end the stream.
+    } finally {
+      res.end();
+    }
   } finally {
-    res.end();
+    watch.close();
+    release();
+    request.raw.off('close', close);
+    stop.removeEventListener('abort', close);
   }
 }

@@ -1,67 +1,158 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { buildApp } from '#server/app.js';
 import { userWorkflows, workflowRunTally } from '#server/db/schema.js';
+import type { Database } from '#server/db/client.js';
+import { Metrics } from '#server/lib/metrics.js';
 import { TestClient } from '#server/test/client.js';
-import { ledgerMismatches } from '#server/test/ledger-check.js';
+import { anotherHandle } from '#server/test/harness.js';
 import type { App } from '#server/types.js';
 import { setWorkflowActive } from '../workflows/manage.js';
 import { expireOverdueRuns } from './sweeper.js';
 import { tallyRuns } from './tally.js';
+import { readEvents } from './testing/event-stream.js';
 import {
   addWorkflow,
   completeAsync,
   ledgerRowsOfRun,
+  openRun,
   runRow,
   signUpUser,
   startRun,
-  startRunsWorld,
-  type RunsWorld,
+  useRunsWorld,
 } from './testing/fixtures.js';
 
 /**
- * Two server instances on one database (the second shares the first's database and clock, as two processes
- * share one PostgreSQL). Nothing that matters may live only in one instance's memory.
+ * Two server instances on one database (the second has a handle of its own on the first's database, with its
+ * own listening connection, and shares its clock, as two processes share one PostgreSQL). Nothing that
+ * matters may live only in one instance's memory.
  */
-let w: RunsWorld;
+const w = useRunsWorld();
 let other: App;
-beforeAll(async () => {
-  w = await startRunsWorld();
-  other = await buildApp(
-    { config: w.t.config, database: w.t.database, db: w.t.database.db, now: w.t.clock.now },
+let otherDatabase: Database;
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+async function instanceOn(database: Database): Promise<App> {
+  // Its own database handle and metrics, as another process would have.
+  const app = await buildApp(
+    { ...w.t.deps, database, db: database.db, metrics: new Metrics() },
     { logger: false },
   );
-  await other.ready();
+  await app.ready();
+  return app;
+}
+
+beforeAll(async () => {
+  otherDatabase = await anotherHandle(w.t.database);
+  other = await instanceOn(otherDatabase);
 });
+// Registered after useRunsWorld's, so it runs before that one's books check and close (vitest stacks them).
 afterAll(async () => {
-  expect(await ledgerMismatches(w.t.database.db)).toEqual([]);
   await other?.close();
-  await w?.close();
+  await otherDatabase?.close();
 });
+
+/** A workflow's result posted to the other instance, as a service behind a load balancer may. */
+const postToOther = (body: object) =>
+  other.inject({
+    method: 'POST',
+    url: '/api/workflow-result',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
 
 describe('two instances', () => {
   it('a run completed on one instance sees the result that reached the other', async () => {
-    const wf = await addWorkflow(w);
-    const user = await signUpUser(w.t);
-    const runId = await startRun(user.client, wf.id);
-    const { call, completion } = await completeAsync(w, user.client, runId);
-    const res = await other.inject({
-      method: 'POST',
-      url: '/api/workflow-result',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({
-        execution_id: runId,
-        secret_token: call.body.secret_token,
-        status: 'completed',
-        output_data: { message: 'from the other instance' },
-      }),
+    const run = await openRun(w);
+    const res = await postToOther({
+      execution_id: run.runId,
+      secret_token: run.token,
+      status: 'completed',
+      output_data: { message: 'from the other instance' },
     });
     expect(res.statusCode).toBe(200);
-    expect((await completion).json()).toMatchObject({
+    expect((await run.completion).json()).toMatchObject({
       status: 'completed',
       outputData: { message: 'from the other instance' },
     });
   });
+
+  it('an event stream on one instance gets every change made through the other, told by the database', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    const runId = await startRun(user.client, wf.id);
+    const { call, completion } = await completeAsync(w, user.client, runId);
+    const stream = await readEvents(`${w.baseUrl}/api/executions/${runId}/events`, {
+      cookie: user.client.cookie!,
+    });
+    expect(JSON.parse((await stream.next())!.data)).toMatchObject({ status: 'running' });
+    const token = { execution_id: runId, secret_token: call.body.secret_token };
+    for (const step of ['Leyendo', 'Comparando']) {
+      expect(
+        (await postToOther({ ...token, status: 'running', output_data: { message: step } })).statusCode,
+      ).toBe(200);
+      expect(JSON.parse((await stream.next())!.data)).toMatchObject({ progressMessage: step });
+    }
+    expect((await postToOther({ ...token, status: 'completed', output_data: { ok: 1 } })).statusCode).toBe(
+      200,
+    );
+    const done = await stream.next();
+    expect(JSON.parse(done!.data)).toMatchObject({ status: 'completed', outputData: { ok: 1 } });
+    expect(await stream.next()).toBeNull();
+    expect((await completion).json()).toMatchObject({ status: 'completed' });
+    // The reader resumes on the other instance: it has seen the end, so there is nothing to send.
+    const resumed = await other.inject({
+      method: 'GET',
+      url: `/api/executions/${runId}/events`,
+      headers: { cookie: user.client.cookie!, 'last-event-id': done!.id! },
+    });
+    expect(resumed.statusCode).toBe(204);
+  });
+
+  // Only PostgreSQL has a listening connection to lose; the embedded database lives in the process.
+  it.runIf(onPostgres)(
+    'a stream whose instance lost its listening connection catches up once it is back',
+    async () => {
+      // A third instance whose listener waits long enough before reconnecting that the change below is
+      // certainly made while nobody there listens.
+      const database = await anotherHandle(w.t.database, { minBackoffMs: 1_500 });
+      const third = await instanceOn(database);
+      // Its listener connects when the first stream asks for it; the connection is cut only once it listens.
+      const listening = new Promise<void>((resolve) => database.notifications.onListening(() => resolve()));
+      try {
+        const origin = await third.listen({ port: 0, host: '127.0.0.1' });
+        const wf = await addWorkflow(w);
+        const user = await signUpUser(w.t);
+        const runId = await startRun(user.client, wf.id);
+        const { call, completion } = await completeAsync(w, user.client, runId);
+        const stream = await readEvents(`${origin}/api/executions/${runId}/events`, {
+          cookie: user.client.cookie!,
+        });
+        expect(JSON.parse((await stream.next())!.data)).toMatchObject({ status: 'running' });
+        await listening;
+        const lost = new Promise<void>((resolve) => database.notifications.onLost(() => resolve()));
+        const back = new Promise<void>((resolve) => database.notifications.onListening(() => resolve()));
+        await w.t.database.db.execute(
+          sql`select pg_terminate_backend(pid) from pg_stat_activity
+             where application_name = 'flujo-listener' and datname = current_database()`,
+        );
+        await lost;
+        const token = { execution_id: runId, secret_token: call.body.secret_token };
+        expect(
+          (await postToOther({ ...token, status: 'running', output_data: { message: 'Mientras' } }))
+            .statusCode,
+        ).toBe(200);
+        await back;
+        expect(JSON.parse((await stream.next())!.data)).toMatchObject({ progressMessage: 'Mientras' });
+        await postToOther({ ...token, status: 'completed', output_data: { ok: 1 } });
+        expect(JSON.parse((await stream.next())!.data)).toMatchObject({ status: 'completed' });
+        await completion;
+      } finally {
+        await third.close();
+        await database.close();
+      }
+    },
+  );
 
   it('a catalogue change made through one instance is served at once by the other', async () => {
     const wf = await addWorkflow(w, { name: { es: 'Compartido', en: 'Shared' } });
@@ -90,8 +181,7 @@ describe('two instances', () => {
     const user = await signUpUser(w.t);
     const runs = await Promise.all(Array.from({ length: 5 }, () => startRun(user.client, wf.id)));
     w.t.clock.advance(16 * 60_000);
-    const deps = { config: w.t.config, database: w.t.database, db: w.t.database.db, now: w.t.clock.now };
-    const [a, b] = await Promise.all([expireOverdueRuns(deps), expireOverdueRuns(deps)]);
+    const [a, b] = await Promise.all([expireOverdueRuns(w.t.deps), expireOverdueRuns(w.t.deps)]);
     w.t.clock.reset();
     expect(a + b).toBe(5);
     for (const runId of runs) {

@@ -1,9 +1,15 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { TExecution } from '#shared/contract/executions.js';
+import {
+  type TExecution,
+  type TExecutionDetail,
+  type TExecutionListItem,
+  ZSentAnswer,
+} from '#shared/contract/executions.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { userWorkflows, workflowExecutions } from '#server/db/schema.js';
 import { newestFirst } from '#server/db/sql-helpers.js';
 import { notFound } from '#server/lib/errors.js';
+import { readTranscript, transcriptResponses } from '../chat/service.js';
 
 export const OPEN_STATUSES = ['pending', 'running'] as const;
 export const isOpen = (status: string) => status === 'pending' || status === 'running';
@@ -15,7 +21,9 @@ const executionColumns = {
 
 type ExecutionRow = { run: typeof workflowExecutions.$inferSelect; workflowName: TExecution['workflowName'] };
 
-export function toExecution({ run, workflowName }: ExecutionRow): TExecution {
+export function toExecution({ run, workflowName }: ExecutionRow, now = new Date()): TExecution {
+  // Past its expiry a file is gone for the reader even before the retention job has removed it.
+  const fileExpired = run.fileExpiresAt !== null && (run.resultPath === null || run.fileExpiresAt <= now);
   return {
     id: run.id,
     workflowId: run.workflowId,
@@ -27,10 +35,14 @@ export function toExecution({ run, workflowName }: ExecutionRow): TExecution {
     outputFilename: run.outputFilename,
     outputSize: run.outputSize,
     outputData: run.outputData ?? null,
-    resultPath: run.resultPath,
+    resultPath: fileExpired ? null : run.resultPath,
+    fileExpiresAt: run.fileExpiresAt?.toISOString() ?? null,
+    fileExpired,
     errorMessage: run.errorMessage,
     progressMessage: run.progressMessage,
     executionTimeMs: run.executionTimeMs,
+    // settleRun refunds the whole charge of every run that ends other than completed.
+    creditsRefunded: run.status === 'failed' || run.status === 'expired' ? run.creditsUsed : 0,
     createdAt: run.createdAt.toISOString(),
     completedAt: run.completedAt?.toISOString() ?? null,
   };
@@ -38,17 +50,50 @@ export function toExecution({ run, workflowName }: ExecutionRow): TExecution {
 
 /** A run as its owner sees it; someone else's run is "not found", so its existence is not revealed. */
 export async function getOwnRun(db: DbOrTx, userId: string, runId: string): Promise<TExecution> {
+  return toExecution(await ownRunRow(db, userId, runId));
+}
+
+async function ownRunRow(db: DbOrTx, userId: string, runId: string) {
   const [row] = await db
-    .select(executionColumns)
+    .select({ ...executionColumns, interactionType: userWorkflows.interactionType })
     .from(workflowExecutions)
     .leftJoin(userWorkflows, eq(userWorkflows.id, workflowExecutions.workflowId))
     .where(and(eq(workflowExecutions.id, runId), eq(workflowExecutions.userId, userId)));
-  if (!row) throw notFound('Execution');
-  return toExecution(row);
+  if (!row) throw notFound('execution');
+  return row;
+}
+
+const ZSentAnswers = ZSentAnswer.array();
+
+/**
+ * What the run sent, read from input_data: the answers once completed, or the chat transcript a pending
+ * chat run keeps there (shown as the same question and answer pairs the workflow will get).
+ */
+function sentAnswers(inputData: unknown): TExecutionDetail['answers'] {
+  if (inputData === null || inputData === undefined) return null;
+  const sent = ZSentAnswers.safeParse(inputData);
+  if (sent.success) return sent.data;
+  try {
+    return transcriptResponses(readTranscript(inputData));
+  } catch {
+    // Neither shape: say nothing rather than fail the whole page over what was sent.
+    return null;
+  }
+}
+
+/** One of the owner's runs with what its page shows: what was sent, when it reached the workflow. */
+export async function getOwnRunDetail(db: DbOrTx, userId: string, runId: string): Promise<TExecutionDetail> {
+  const row = await ownRunRow(db, userId, runId);
+  return {
+    ...toExecution(row),
+    interactionType: row.interactionType ?? null,
+    dispatchedAt: row.run.dispatchedAt?.toISOString() ?? null,
+    answers: sentAnswers(row.run.inputData),
+  };
 }
 
 /** The user's runs, newest first (bounded: the history screen shows the latest ones). */
-export async function listOwnRuns(db: DbOrTx, userId: string, limit = 500): Promise<TExecution[]> {
+export async function listOwnRuns(db: DbOrTx, userId: string, limit = 500): Promise<TExecutionListItem[]> {
   const rows = await db
     .select(executionColumns)
     .from(workflowExecutions)
@@ -56,7 +101,15 @@ export async function listOwnRuns(db: DbOrTx, userId: string, limit = 500): Prom
     .where(eq(workflowExecutions.userId, userId))
     .orderBy(newestFirst(workflowExecutions.createdAt))
     .limit(limit);
-  return rows.map(toExecution);
+  return rows.map((row) => {
+    const run = toExecution(row);
+    return {
+      ...run,
+      workflow: run.workflowId && run.workflowName ? { id: run.workflowId, name: run.workflowName } : null,
+      credits_used: run.creditsUsed,
+      created_at: run.createdAt,
+    };
+  });
 }
 
 export async function runStatus(db: DbOrTx, runId: string): Promise<string | null> {

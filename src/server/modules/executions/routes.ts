@@ -1,24 +1,42 @@
+import multipart from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZIdParams } from '#shared/contract/common.js';
+import { z } from 'zod';
 import { ZErrorBody } from '#shared/contract/errors.js';
 import {
   ZCompleteRunRequest,
   ZExecution,
+  ZExecutionDetail,
   ZExecutionList,
+  ZRunEventsHeaders,
+  ZRunFileLinkQuery,
+  ZRunFileParams,
+  ZUploadedInputFile,
   ZStartRunRequest,
   ZStartRunResponse,
 } from '#shared/contract/executions.js';
+import { Closing } from '#server/lib/closing.js';
+import { AppError, badRequest, errorAnswers } from '#server/lib/errors.js';
 import { requireUser } from '#server/plugins/session.js';
 import type { App, AppDeps } from '#server/types.js';
 import { completeRun } from './complete.js';
-import { streamRunEvents } from './events.js';
-import { getOwnRun, listOwnRuns } from './queries.js';
+import { RUN_EVENTS_DESCRIPTION, RUN_EVENTS_NOTHING_NEW, streamRunEvents } from './events.js';
+import { contentDisposition } from '../results/service.js';
+import {
+  assertPendingRun,
+  deleteInputFile,
+  maxInputFileBytes,
+  openSignedInputFile,
+  uploadInputFile,
+  type UploadedInput,
+} from './input-files.js';
+import { getOwnRunDetail, listOwnRuns } from './queries.js';
 import { startRun } from './start.js';
 
 /** Runs: start, complete, list, detail, events. Mounted at /api/executions. */
 export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
   // Waiting calls and event streams end when the server closes, so a shutdown is not held up by them.
-  const closing = new AbortController();
-  app.addHook('preClose', async () => closing.abort());
+  const closing = new Closing(app);
 
   app.post(
     '/start',
@@ -29,19 +47,13 @@ export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
         description:
           'Charges creditsPerExecution at once. 402 INSUFFICIENT_CREDITS carries `details: { required, balance }`.',
         body: ZStartRunRequest,
-        response: {
-          201: ZStartRunResponse,
-          400: ZErrorBody,
-          401: ZErrorBody,
-          402: ZErrorBody,
-          403: ZErrorBody,
-          404: ZErrorBody,
-        },
+        response: { 201: ZStartRunResponse, ...errorAnswers(400, 401, 402, 403, 404) },
       },
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      return reply.status(201).send(await startRun(deps, user, request.body));
+      const { executionId } = await startRun(deps, user, request.body);
+      return reply.status(201).send({ executionId });
     },
   );
 
@@ -53,14 +65,16 @@ export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
         summary: "Send the run's answers to the workflow and wait up to 30 s for its result",
         params: ZIdParams,
         body: ZCompleteRunRequest,
-        response: { 200: ZExecution, 400: ZErrorBody, 401: ZErrorBody, 404: ZErrorBody, 409: ZErrorBody },
+        response: { 200: ZExecution, ...errorAnswers(400, 401, 404, 409) },
       },
     },
     async (request) => {
       const user = await requireUser(request);
-      return completeRun(deps, user.id, request.params.id, request.body, closing.signal);
+      return closing.during((signal) => completeRun(deps, user.id, request.params.id, request.body, signal));
     },
   );
+
+  await app.register(async (files) => inputFileRoutes(files, deps));
 
   app.get(
     '/',
@@ -68,7 +82,7 @@ export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         tags: ['executions'],
         summary: "The signed-in user's runs, newest first",
-        response: { 200: ZExecutionList, 401: ZErrorBody },
+        response: { 200: ZExecutionList, ...errorAnswers(401) },
       },
     },
     async (request) => {
@@ -82,14 +96,14 @@ export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
     {
       schema: {
         tags: ['executions'],
-        summary: 'One of your runs',
+        summary: 'One of your runs, with what was sent and when it reached the workflow',
         params: ZIdParams,
-        response: { 200: ZExecution, 400: ZErrorBody, 401: ZErrorBody, 404: ZErrorBody },
+        response: { 200: ZExecutionDetail, ...errorAnswers(400, 401, 404) },
       },
     },
     async (request) => {
       const user = await requireUser(request);
-      return getOwnRun(deps.db, user.id, request.params.id);
+      return getOwnRunDetail(deps.db, user.id, request.params.id);
     },
   );
 
@@ -99,13 +113,155 @@ export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         tags: ['executions'],
         summary: 'Server-sent events: the run (event `execution`) on every change until it ends',
+        description: RUN_EVENTS_DESCRIPTION,
         params: ZIdParams,
-        response: { 400: ZErrorBody, 401: ZErrorBody, 404: ZErrorBody },
+        headers: ZRunEventsHeaders,
+        response: {
+          204: RUN_EVENTS_NOTHING_NEW,
+          ...errorAnswers(400, 401, 404),
+          429: ZErrorBody.describe('Too many open event streams (`max_event_streams_per_user`)'),
+        },
       },
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      await streamRunEvents(deps.db, user.id, request.params.id, request, reply, closing.signal);
+      await closing.during((signal) =>
+        streamRunEvents(deps, user.id, request.params.id, request, reply, signal),
+      );
+    },
+  );
+}
+
+/**
+ * The multipart body of an upload: `questionId` (a form field, sent before the file) and one `file` part,
+ * read up to the largest size any question may take; the question's own limit is checked afterwards.
+ */
+async function readUpload(
+  request: FastifyRequest,
+  maxBytes: number,
+): Promise<{ questionId: string; file: UploadedInput }> {
+  let questionId: string | undefined;
+  let file: UploadedInput | undefined;
+  try {
+    const parts = request.parts({
+      limits: { fileSize: maxBytes, files: 1, fields: 4, fieldSize: 1024, parts: 6 },
+    });
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          continue;
+        }
+        file = { filename: part.filename, bytes: await part.toBuffer() };
+      } else if (part.fieldname === 'questionId' && typeof part.value === 'string') {
+        questionId = part.value;
+      }
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const status = (err as { statusCode?: unknown }).statusCode;
+    // Only the file's own size gets the size text; other limits (a second file, too many parts) keep theirs.
+    if ((err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new AppError('PAYLOAD_TOO_LARGE', {
+        key: 'inputFileTooLarge',
+        params: { mb: maxBytes / (1024 * 1024) },
+      });
+    }
+    if (typeof status === 'number' && status >= 400 && status < 500) throw err;
+    throw badRequest('multipartUnreadable');
+  }
+  if (!questionId || questionId.length > 64 || !file) throw badRequest('uploadNeedsFile');
+  return { questionId, file };
+}
+
+/** Files as survey answers: upload, remove (the run's owner, while it waits), and the workflow's signed link. */
+async function inputFileRoutes(app: App, deps: AppDeps): Promise<void> {
+  // This scope only: no other run route parses multipart bodies.
+  await app.register(multipart, { throwFileSizeLimit: true });
+
+  app.post(
+    '/:id/files',
+    {
+      schema: {
+        tags: ['executions'],
+        summary: 'Upload a file as the answer to a file question of your pending run',
+        description:
+          'multipart/form-data with the fields `questionId` (first) and `file`. Checked like result files ' +
+          "(extension among the question's `accept`, bytes, size up to its `maxSizeMb`). One file per question: " +
+          'to replace it, DELETE it first. The complete call then answers the question with `{ fileId }`.',
+        params: ZIdParams,
+        response: { 201: ZUploadedInputFile, ...errorAnswers(400, 401, 403, 404, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      // Someone else's run, or one no longer waiting, is refused before its body is read.
+      await assertPendingRun(deps, user.id, request.params.id);
+      if (!request.isMultipart()) throw badRequest('uploadNeedsFile');
+      const { questionId, file } = await readUpload(request, await maxInputFileBytes(deps));
+      return reply
+        .status(201)
+        .send(await uploadInputFile(deps, user.id, request.params.id, questionId, file));
+    },
+  );
+
+  app.delete(
+    '/:id/files/:fileId',
+    {
+      schema: {
+        tags: ['executions'],
+        summary: 'Remove a file uploaded to your pending run (to upload another)',
+        params: ZRunFileParams,
+        response: {
+          204: z.null(),
+          400: ZErrorBody,
+          401: ZErrorBody,
+          403: ZErrorBody,
+          404: ZErrorBody,
+          409: ZErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      await deleteInputFile(deps, user.id, request.params.id, request.params.fileId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/:id/files/:fileId',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: "A file answer's bytes, through the signed link the workflow received (no session)",
+        description:
+          'The `url` of a file answer in the webhook call. Valid while the run works, at most 24 h; a wrong or ' +
+          'late link is 403. See docs/webhook-contract.md.',
+        params: ZRunFileParams,
+        querystring: ZRunFileLinkQuery,
+        response: { ...errorAnswers(400, 403) },
+      },
+    },
+    async (request, typedReply) => {
+      // A file answer has no JSON schema; the plain reply sends its bytes.
+      const reply: FastifyReply = typedReply;
+      const { id, fileId } = request.params;
+      const file = await openSignedInputFile(
+        deps,
+        id,
+        fileId,
+        request.query.expires,
+        request.query.signature,
+      );
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', file.size)
+        .header('content-disposition', contentDisposition('attachment', file.filename))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, no-store')
+        .send(file.body);
     },
   );
 }

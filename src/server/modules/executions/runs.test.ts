@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { eq } from 'drizzle-orm';
 import { userProfiles } from '#server/db/schema.js';
@@ -20,24 +20,17 @@ import {
   runRow,
   signUpUser,
   startRun,
-  startRunsWorld,
+  useRunsWorld,
   type RunsWorld,
 } from './testing/fixtures.js';
 
-let w: RunsWorld;
+const w = useRunsWorld();
 
 /** The documented derivation, written out independently of the server's code. */
 function expectedHeaderToken(secret: string): string {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   return createHmac('sha256', key).update('flujo-header-token').digest('base64url');
 }
-beforeAll(async () => {
-  w = await startRunsWorld();
-});
-afterAll(async () => {
-  expect(await ledgerMismatches(w.t.database.db)).toEqual([]);
-  await w?.close();
-});
 
 describe('starting a run', () => {
   it('charges the price once, records a pending run and counts it on the workflow', async () => {
@@ -523,10 +516,5 @@ describe('history and events', () => {
 });
 
 function depsOf(world: RunsWorld) {
-  return {
-    config: world.t.config,
-    database: world.t.database,
-    db: world.t.database.db,
-    now: world.t.clock.now,
-  };
+  return world.t.deps;
 }

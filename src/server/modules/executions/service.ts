@@ -1,5 +1,8 @@
-/** What other modules use of the executions module: settling a run, its open states, its tally and events. */
+/**
+ * What other modules use of the executions module: settling a run, its open states, its tally, and
+ * the uploaded answer files of runs being deleted.
+ */
 export { isOpen, openStatusFilter } from './queries.js';
-export { notifyRunChanged } from './run-events.js';
 export { settleRun, type ResultFields } from './settle.js';
 export { tallyRuns } from './tally.js';
+export { takeInputFileKeys } from './input-file-cleanup.js';

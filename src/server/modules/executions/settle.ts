@@ -2,9 +2,9 @@ import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.js';
 import { workflowExecutions } from '#server/db/schema.js';
 import { ts } from '#server/db/sql-helpers.js';
+import type { Metrics } from '#server/lib/metrics.js';
 import { applyLedgerEntry } from '../credits/service.js';
 import { openStatusFilter } from './queries.js';
-import { notifyRunChanged } from './run-events.js';
 
 /** What a run's result sets, whatever brought it (callback, synchronous answer). */
 export interface ResultFields {
@@ -13,6 +13,8 @@ export interface ResultFields {
   outputFilename?: string | null;
   outputSize?: number | null;
   resultPath?: string | null;
+  /** When a stored file (resultPath) is deleted by the retention job. */
+  fileExpiresAt?: Date | null;
   outputData?: unknown;
 }
 
@@ -25,13 +27,15 @@ export type RunOutcome =
 export interface SettleDeps {
   db: Db;
   now: () => Date;
+  metrics: Metrics;
 }
 
 /**
  * The one place a run ends. The conditional update lets exactly one of several concurrent endings (a
  * callback, a failure, the sweeper, on any instance) win; a failed or expired run gets its credits back in
  * the same transaction, and the ledger's unique index on (run, refund) makes a second refund impossible.
- * Returns whether this call ended the run.
+ * Readers following the run are told by the database when this commits (run-events.ts). Returns whether this
+ * call ended the run; only then is the ending counted.
  */
 export async function settleRun(deps: SettleDeps, runId: string, outcome: RunOutcome): Promise<boolean> {
   const now = deps.now();
@@ -61,17 +65,21 @@ export async function settleRun(deps: SettleDeps, runId: string, outcome: RunOut
       });
     if (!run) return false;
     if (outcome.status !== 'completed' && run.creditsUsed > 0) {
-      await applyLedgerEntry(tx, {
-        userId: run.userId,
-        amount: run.creditsUsed,
-        type: 'refund',
-        workflowId: run.workflowId,
-        executionId: runId,
-        notes: outcome.status === 'expired' ? 'Refund: the run expired' : 'Refund: the run failed',
-      });
+      await applyLedgerEntry(
+        tx,
+        {
+          userId: run.userId,
+          amount: run.creditsUsed,
+          type: 'refund',
+          workflowId: run.workflowId,
+          executionId: runId,
+          noteKind: outcome.status === 'expired' ? 'refund_run_expired' : 'refund_run_failed',
+        },
+        deps.metrics,
+      );
     }
     return true;
   });
-  if (settled) notifyRunChanged(runId);
+  if (settled) deps.metrics.runFinished(outcome.status);
   return settled;
 }

@@ -181,13 +181,7 @@ describe('without an SMTP server', () => {
       language: 'es',
     });
     expect(res.statusCode).toBe(201);
-    const heldDeps = {
-      config: held.config,
-      database: held.database,
-      db: held.database.db,
-      now: held.clock.now,
-    };
-    expect(await sendDueMails(heldDeps)).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await sendDueMails(held.deps)).toEqual({ sent: 0, retrying: 0, failed: 0 });
 
     const admin = await signInAdmin(held, TEST_ADMIN.email, TEST_ADMIN.password);
     const list = (

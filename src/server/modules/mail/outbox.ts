@@ -1,6 +1,7 @@
 import type { TLanguage } from '#shared/contract/common.js';
 import type { TEmailKind } from '#shared/contract/emails.js';
 import type { Config } from '#server/config.js';
+import { inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '#server/db/client.js';
 import { emailOutbox } from '#server/db/schema.js';
 import { renderMail, type MailParams } from './templates.js';
@@ -46,4 +47,32 @@ export function appLink(config: Config, path: string, query: Record<string, stri
   const url = new URL(path, `${config.publicUrl}/`);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
   return url.toString();
+}
+
+/** Mails not yet sent (pending or being sent) and how long the oldest has waited, in seconds. */
+export interface OutboxBacklog {
+  pending: number;
+  sending: number;
+  oldestSeconds: number;
+}
+
+/**
+ * The outbox's backlog, for the metrics. Only the rows the send job still has to deal with are read (the
+ * partial index on pending and sending mails covers them), so this stays cheap however many sent mails are kept.
+ */
+export async function outboxBacklog(db: DbOrTx, now: Date): Promise<OutboxBacklog> {
+  const [row] = await db
+    .select({
+      pending: sql<number>`count(*) filter (where ${emailOutbox.status} = 'pending')`.mapWith(Number),
+      sending: sql<number>`count(*) filter (where ${emailOutbox.status} = 'sending')`.mapWith(Number),
+      oldest: sql<Date | null>`min(${emailOutbox.createdAt})`.mapWith(emailOutbox.createdAt),
+    })
+    .from(emailOutbox)
+    .where(inArray(emailOutbox.status, ['pending', 'sending']));
+  const oldest = row?.oldest ?? null;
+  return {
+    pending: row?.pending ?? 0,
+    sending: row?.sending ?? 0,
+    oldestSeconds: oldest ? Math.max(0, (now.getTime() - oldest.getTime()) / 1000) : 0,
+  };
 }

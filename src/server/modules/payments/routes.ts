@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ZStripeWebhookResponse } from '#shared/contract/credits.js';
-import { ZErrorBody } from '#shared/contract/errors.js';
-import { AppError } from '#server/lib/errors.js';
+import { AppError, errorAnswers } from '#server/lib/errors.js';
 import { isStripeProvider, paymentProvider } from '#server/providers/payments/index.js';
 import type { App, AppDeps } from '#server/types.js';
 import { applyStripeEvent } from './stripe-events.js';
@@ -25,15 +24,15 @@ export async function paymentRoutes(app: App, deps: AppDeps): Promise<void> {
         tags: ['payments'],
         summary: 'Stripe events (signed); grants the credits of paid checkouts and renewals, once per event',
         headers: z.looseObject({ 'stripe-signature': z.string().max(2000).optional() }),
-        response: { 200: ZStripeWebhookResponse, 400: ZErrorBody, 503: ZErrorBody },
+        response: { 200: ZStripeWebhookResponse, ...errorAnswers(400, 503) },
       },
     },
     async (request) => {
       const provider = paymentProvider(deps.config);
       if (!isStripeProvider(provider)) {
-        throw new AppError('NOT_CONFIGURED', 'Stripe payments are not enabled on this server');
+        throw new AppError('NOT_CONFIGURED', 'stripeDisabled');
       }
-      if (!Buffer.isBuffer(request.body)) throw new AppError('VALIDATION_ERROR', 'Expected a JSON body');
+      if (!Buffer.isBuffer(request.body)) throw new AppError('VALIDATION_ERROR', 'expectedJsonBody');
       const event = provider.verifyEvent(request.body, request.headers['stripe-signature']);
       const { duplicate } = await applyStripeEvent(deps, event);
       return { received: true as const, duplicate };

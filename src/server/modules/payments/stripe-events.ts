@@ -1,10 +1,22 @@
-import { eq } from 'drizzle-orm';
+import { eq, or, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { PLANS, type TPlan } from '#shared/contract/plans.js';
 import type { Tx } from '#server/db/client.js';
-import { paymentEvents, subscriptions, userProfiles } from '#server/db/schema.js';
+import {
+  adminAuditLogs,
+  paymentEvents,
+  stripePayments,
+  subscriptions,
+  userProfiles,
+} from '#server/db/schema.js';
 import type { AppDeps } from '#server/types.js';
-import { grantPlanCredits, nextBillingDate, openSubscription, subscriptionPlan } from '../credits/service.js';
+import {
+  applyLedgerEntry,
+  grantPlanCredits,
+  nextBillingDate,
+  openSubscription,
+  subscriptionPlan,
+} from '../credits/service.js';
 
 type Metadata = Stripe.Metadata | null | undefined;
 
@@ -40,12 +52,25 @@ async function onCheckoutCompleted(tx: Tx, deps: AppDeps, session: Stripe.Checko
   if (!bought || !(await userExists(tx, bought.userId))) return;
   if (session.mode === 'payment') {
     if (session.payment_status !== 'paid') return;
-    await grantPlanCredits(tx, {
-      userId: bought.userId,
-      plan: bought.plan,
-      reference: `stripe:checkout:${session.id}`,
-      notes: `${bought.plan.name} credit pack`,
-    });
+    const pack = await grantPlanCredits(
+      tx,
+      {
+        userId: bought.userId,
+        plan: bought.plan,
+        reference: `stripe:checkout:${session.id}`,
+        note: 'credit_pack',
+      },
+      deps.metrics,
+    );
+    if (pack.granted) {
+      await recordPayment(tx, {
+        userId: bought.userId,
+        planName: bought.plan.name,
+        credits: pack.creditsGranted,
+        paymentIntentId: idOf(session.payment_intent),
+        invoiceId: undefined,
+      });
+    }
     return;
   }
   const subscriptionId = idOf(session.subscription);
@@ -59,12 +84,25 @@ async function onCheckoutCompleted(tx: Tx, deps: AppDeps, session: Stripe.Checko
       now: deps.now(),
     });
   }
-  await grantPlanCredits(tx, {
-    userId: bought.userId,
-    plan: bought.plan,
-    reference: `stripe:subscription:${subscriptionId}:first`,
-    notes: `${bought.plan.name} monthly plan: first month`,
-  });
+  const first = await grantPlanCredits(
+    tx,
+    {
+      userId: bought.userId,
+      plan: bought.plan,
+      reference: `stripe:subscription:${subscriptionId}:first`,
+      note: 'monthly_plan_first_month',
+    },
+    deps.metrics,
+  );
+  if (first.granted) {
+    await recordPayment(tx, {
+      userId: bought.userId,
+      planName: bought.plan.name,
+      credits: first.creditsGranted,
+      paymentIntentId: undefined,
+      invoiceId: idOf(session.invoice),
+    });
+  }
 }
 
 /** A renewal Stripe collected: the month's credits. The first invoice is covered by the checkout above. */
@@ -85,13 +123,24 @@ async function onInvoicePaid(tx: Tx, deps: AppDeps, invoice: Stripe.Invoice): Pr
       now: deps.now(),
     });
   }
-  const result = await grantPlanCredits(tx, {
-    userId: row.userId,
-    plan: subscriptionPlan(row),
-    reference: `stripe:invoice:${invoice.id}`,
-    notes: `${row.planName} monthly plan renewal`,
-  });
+  const result = await grantPlanCredits(
+    tx,
+    {
+      userId: row.userId,
+      plan: subscriptionPlan(row),
+      reference: `stripe:invoice:${invoice.id}`,
+      note: 'monthly_plan_renewal',
+    },
+    deps.metrics,
+  );
   if (result.granted) {
+    await recordPayment(tx, {
+      userId: row.userId,
+      planName: row.planName,
+      credits: result.creditsGranted,
+      paymentIntentId: invoicePaymentIntent(invoice),
+      invoiceId: invoice.id,
+    });
     await tx
       .update(subscriptions)
       .set({
@@ -112,6 +161,157 @@ async function onSubscriptionDeleted(
     .update(subscriptions)
     .set({ status: 'cancelled', updatedAt: deps.now() })
     .where(eq(subscriptions.providerSubscriptionId, subscription.id));
+}
+
+interface PaymentRecord {
+  userId: string;
+  planName: string;
+  credits: number;
+  paymentIntentId: string | undefined;
+  invoiceId: string | undefined;
+}
+
+/** Remembers what a payment granted, so a later refund or dispute of it can take the credits back. */
+async function recordPayment(tx: Tx, payment: PaymentRecord): Promise<void> {
+  if (!payment.paymentIntentId && !payment.invoiceId) return;
+  await tx
+    .insert(stripePayments)
+    .values({
+      userId: payment.userId,
+      planName: payment.planName,
+      credits: payment.credits,
+      paymentIntentId: payment.paymentIntentId ?? null,
+      invoiceId: payment.invoiceId ?? null,
+    })
+    .onConflictDoNothing();
+}
+
+/** An invoice's payment intent: in its payments list (API 2025 and later) or on the invoice itself (before). */
+function invoicePaymentIntent(invoice: Stripe.Invoice): string | undefined {
+  for (const payment of invoice.payments?.data ?? []) {
+    const intent = idOf(payment.payment?.payment_intent);
+    if (intent) return intent;
+  }
+  return idOf((invoice as { payment_intent?: string | { id: string } | null }).payment_intent);
+}
+
+type Reversal = 'payment_refunded' | 'payment_disputed';
+
+/**
+ * Takes back what a refunded or disputed payment granted: up to `wanted` credits in all (a partial refund
+ * wants its share), less what earlier events took. The balance never goes below zero: what it cannot cover
+ * is kept on the payment and in the audit log for an admin to settle with the person. The user's history shows
+ * the row (even one of 0 credits) in their language.
+ */
+async function reversePayment(
+  tx: Tx,
+  deps: AppDeps,
+  eventId: string,
+  kind: Reversal,
+  ref: { paymentIntentId: string | undefined; invoiceId: string | undefined },
+  wanted: (credits: number) => number,
+): Promise<void> {
+  const matches = [
+    ref.paymentIntentId ? eq(stripePayments.paymentIntentId, ref.paymentIntentId) : undefined,
+    ref.invoiceId ? eq(stripePayments.invoiceId, ref.invoiceId) : undefined,
+  ].filter((m) => m !== undefined);
+  if (matches.length === 0) return;
+  const [payment] = await tx
+    .select()
+    .from(stripePayments)
+    .where(or(...matches))
+    .limit(1)
+    .for('update');
+  if (!payment) return;
+  const due = Math.min(payment.credits, Math.max(0, wanted(payment.credits))) - payment.creditsReversed;
+  if (due <= 0) return;
+  const [profile] = await tx
+    .select({ credits: userProfiles.credits })
+    .from(userProfiles)
+    .where(eq(userProfiles.id, payment.userId))
+    .for('update');
+  if (!profile) return;
+  const taken = Math.min(due, profile.credits);
+  const applied = await applyLedgerEntry(
+    tx,
+    {
+      userId: payment.userId,
+      amount: -taken,
+      type: 'purchase',
+      planName: payment.planName,
+      noteKind: kind,
+      noteParams: { plan: payment.planName },
+      reference: `stripe:${kind}:${eventId}`,
+    },
+    deps.metrics,
+  );
+  if (applied === null) throw new Error(`ledger refused a reversal for ${payment.userId}`);
+  await tx
+    .update(stripePayments)
+    .set({
+      creditsReversed: sql`${stripePayments.creditsReversed} + ${due}`,
+      creditsUnrecovered: sql`${stripePayments.creditsUnrecovered} + ${due - taken}`,
+    })
+    .where(eq(stripePayments.id, payment.id));
+  // No admin acted: the row has no admin, and says what Stripe reported and what could not be taken back.
+  await tx.insert(adminAuditLogs).values({
+    adminUserId: null,
+    actionType: 'payment_reversed',
+    targetType: 'user',
+    targetId: payment.userId,
+    details: {
+      reason: kind === 'payment_refunded' ? 'refund' : 'dispute',
+      stripeEvent: eventId,
+      paymentIntent: payment.paymentIntentId,
+      invoice: payment.invoiceId,
+      plan: payment.planName,
+      creditsGranted: payment.credits,
+      creditsToTakeBack: due,
+      creditsTakenBack: taken,
+      creditsUnrecovered: due - taken,
+      balanceAfter: applied,
+    },
+  });
+}
+
+/** A refund, full or partial: the refunded share of the credits (rounded down, in the buyer's favour). */
+async function onChargeRefunded(
+  tx: Tx,
+  deps: AppDeps,
+  eventId: string,
+  charge: Stripe.Charge,
+): Promise<void> {
+  await reversePayment(
+    tx,
+    deps,
+    eventId,
+    'payment_refunded',
+    {
+      paymentIntentId: idOf(charge.payment_intent),
+      invoiceId: idOf((charge as { invoice?: string | { id: string } | null }).invoice),
+    },
+    (credits) =>
+      charge.refunded || charge.amount <= 0
+        ? credits
+        : Math.floor((credits * charge.amount_refunded) / charge.amount),
+  );
+}
+
+/** A dispute holds the whole payment until it is decided: every credit it granted is taken back. */
+async function onDisputeCreated(
+  tx: Tx,
+  deps: AppDeps,
+  eventId: string,
+  dispute: Stripe.Dispute,
+): Promise<void> {
+  await reversePayment(
+    tx,
+    deps,
+    eventId,
+    'payment_disputed',
+    { paymentIntentId: idOf(dispute.payment_intent), invoiceId: undefined },
+    (credits) => credits,
+  );
 }
 
 /**
@@ -136,6 +336,12 @@ export async function applyStripeEvent(deps: AppDeps, event: Stripe.Event): Prom
         break;
       case 'customer.subscription.deleted':
         await onSubscriptionDeleted(tx, deps, event.data.object);
+        break;
+      case 'charge.refunded':
+        await onChargeRefunded(tx, deps, event.id, event.data.object);
+        break;
+      case 'charge.dispute.created':
+        await onDisputeCreated(tx, deps, event.id, event.data.object);
         break;
       default:
         // Other events are acknowledged so Stripe stops sending them.

@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { creditTransactions, subscriptions, userProfiles } from '#server/db/schema.js';
+import {
+  adminAuditLogs,
+  creditTransactions,
+  stripePayments,
+  subscriptions,
+  userProfiles,
+} from '#server/db/schema.js';
+import { applyLedgerEntry } from '#server/modules/credits/ledger.js';
 import { signUpUser, TestClient } from '#server/test/client.js';
 import { buildTestApp, type TestApp } from '#server/test/harness.js';
 import { ledgerMismatches } from '#server/test/ledger-check.js';
@@ -295,12 +302,7 @@ describe('POST /api/payments/stripe/webhook', () => {
 
     // The demo renewal job leaves Stripe's subscriptions alone.
     t.clock.advance(40 * 86_400_000);
-    await renewDueSubscriptions({
-      config: t.config,
-      database: t.database,
-      db: t.database.db,
-      now: t.clock.now,
-    });
+    await renewDueSubscriptions(t.deps);
     t.clock.reset();
     expect(await creditsOf(id)).toBe(5 + 2 * 72);
 
@@ -331,5 +333,176 @@ describe('POST /api/payments/stripe/webhook', () => {
       .from(creditTransactions)
       .where(eq(creditTransactions.userId, id));
     expect(ledger.reduce((sum, r) => sum + r.amount, 0)).toBe(5 + 22);
+  });
+});
+
+describe('refunds and disputes take the credits back', () => {
+  const packFor = (userId: string, paymentIntent: string) =>
+    event('checkout.session.completed', {
+      id: `cs_test_refund_${paymentIntent}`,
+      object: 'checkout.session',
+      mode: 'payment',
+      payment_status: 'paid',
+      payment_intent: paymentIntent,
+      metadata: { userId, planId: 'pro', planType: 'unique' },
+    });
+  const refunded = (paymentIntent: string, amountRefunded: number, id?: string) =>
+    event(
+      'charge.refunded',
+      {
+        id: `ch_${paymentIntent}`,
+        object: 'charge',
+        payment_intent: paymentIntent,
+        amount: 1200,
+        amount_refunded: amountRefunded,
+        refunded: amountRefunded === 1200,
+      },
+      id,
+    );
+  const disputed = (paymentIntent: string) =>
+    event('charge.dispute.created', {
+      id: `dp_${paymentIntent}`,
+      object: 'dispute',
+      charge: `ch_${paymentIntent}`,
+      payment_intent: paymentIntent,
+      amount: 1200,
+      status: 'needs_response',
+    });
+  const reversalRows = (userId: string) =>
+    t.database.db
+      .select()
+      .from(creditTransactions)
+      .where(eq(creditTransactions.userId, userId))
+      .then((rows) =>
+        rows.filter((r) => r.noteKind === 'payment_refunded' || r.noteKind === 'payment_disputed'),
+      );
+  const auditOf = (userId: string) =>
+    t.database.db
+      .select()
+      .from(adminAuditLogs)
+      .where(eq(adminAuditLogs.targetId, userId))
+      .then((rows) => rows.filter((r) => r.actionType === 'payment_reversed'));
+
+  it('a partial then a full refund take back their share once each; a redelivered event changes nothing', async () => {
+    const { id, client } = await signUpUser(t);
+    const pi = `pi_partial_${id.slice(0, 8)}`;
+    await deliver(packFor(id, pi));
+    expect(await creditsOf(id)).toBe(5 + 30);
+
+    const half = refunded(pi, 600, `evt_half_${id}`);
+    expect((await deliver(half)).statusCode).toBe(200);
+    expect(await creditsOf(id)).toBe(5 + 15);
+    expect((await deliver(half)).json()).toMatchObject({ duplicate: true });
+    expect(await creditsOf(id)).toBe(5 + 15);
+
+    await deliver(refunded(pi, 1200));
+    expect(await creditsOf(id)).toBe(5);
+    // A later report of the same full refund finds nothing left to take.
+    await deliver(refunded(pi, 1200));
+    expect(await creditsOf(id)).toBe(5);
+    expect((await reversalRows(id)).map((r) => r.amount)).toEqual([-15, -15]);
+
+    // The history shows it, worded in the reader's language.
+    const history = (await client.get('/api/credits/transactions')).json() as Array<{
+      amount: number;
+      note_kind: string;
+      note_params: { plan?: string };
+      notes: string | null;
+    }>;
+    expect(history.filter((r) => r.note_kind === 'payment_refunded')).toEqual([
+      expect.objectContaining({ amount: -15, note_params: { plan: 'Pro' } }),
+      expect.objectContaining({ amount: -15, note_params: { plan: 'Pro' } }),
+    ]);
+    expect(history.find((r) => r.note_kind === 'payment_refunded')?.notes).toBe(
+      'Credits taken back: the Pro payment was refunded',
+    );
+    const audits = await auditOf(id);
+    expect(audits).toHaveLength(2);
+    expect(audits.map((a) => a.adminUserId)).toEqual([null, null]);
+    expect(audits.map((a) => a.details)).toContainEqual(
+      expect.objectContaining({
+        reason: 'refund',
+        creditsTakenBack: 15,
+        creditsUnrecovered: 0,
+        paymentIntent: pi,
+      }),
+    );
+  });
+
+  it('a dispute of credits already spent takes the balance to zero, never below, and notes the rest for the admin', async () => {
+    const { id } = await signUpUser(t);
+    const pi = `pi_dispute_${id.slice(0, 8)}`;
+    await deliver(packFor(id, pi));
+    // 25 of the 35 credits are spent (an admin adjustment stands in for runs here).
+    await t.database.db.transaction((tx) =>
+      applyLedgerEntry(
+        tx,
+        { userId: id, amount: -25, type: 'admin_adjustment', notes: 'spent' },
+        t.deps.metrics,
+      ),
+    );
+    expect(await creditsOf(id)).toBe(10);
+
+    expect((await deliver(disputed(pi))).statusCode).toBe(200);
+    expect(await creditsOf(id)).toBe(0);
+    expect((await reversalRows(id)).map((r) => [r.noteKind, r.amount])).toEqual([['payment_disputed', -10]]);
+    const [payment] = await t.database.db
+      .select()
+      .from(stripePayments)
+      .where(eq(stripePayments.paymentIntentId, pi));
+    expect(payment).toMatchObject({ credits: 30, creditsReversed: 30, creditsUnrecovered: 20 });
+    const [audit] = await auditOf(id);
+    expect(audit?.details).toMatchObject({
+      reason: 'dispute',
+      creditsToTakeBack: 30,
+      creditsTakenBack: 10,
+      creditsUnrecovered: 20,
+      balanceAfter: 0,
+    });
+    // A refund after the dispute finds nothing more to take, and the balance never went negative.
+    await deliver(refunded(pi, 1200));
+    expect(await creditsOf(id)).toBe(0);
+    expect(await ledgerMismatches(t.database.db)).toEqual([]);
+  });
+
+  it('a refunded renewal invoice is found by its payment intent; unknown payments and bad signatures change nothing', async () => {
+    const { id } = await signUpUser(t);
+    const metadata = { userId: id, planId: 'starter', planType: 'monthly' };
+    const subId = `sub_refund_${id.slice(0, 8)}`;
+    await deliver(
+      event('checkout.session.completed', {
+        id: `cs_sub_refund_${id}`,
+        mode: 'subscription',
+        payment_status: 'paid',
+        subscription: subId,
+        invoice: `in_first_refund_${id}`,
+        metadata,
+      }),
+    );
+    const afterFirst = await creditsOf(id);
+    const pi = `pi_renewal_${id.slice(0, 8)}`;
+    await deliver(
+      event('invoice.paid', {
+        id: `in_second_refund_${id}`,
+        object: 'invoice',
+        billing_reason: 'subscription_cycle',
+        parent: { type: 'subscription_details', subscription_details: { subscription: subId, metadata } },
+        payments: { object: 'list', data: [{ payment: { type: 'payment_intent', payment_intent: pi } }] },
+      }),
+    );
+    const afterRenewal = await creditsOf(id);
+    expect(afterRenewal).toBeGreaterThan(afterFirst!);
+
+    const forged = refunded(pi, 1200);
+    const badSignature = signer.webhooks.generateTestHeaderString({ payload: forged, secret: 'whsec_wrong' });
+    expect((await deliver(forged, badSignature)).statusCode).toBe(400);
+    expect(await creditsOf(id)).toBe(afterRenewal);
+
+    expect((await deliver(refunded('pi_nobody_knows', 1200))).statusCode).toBe(200);
+    expect((await deliver(disputed('pi_nobody_knows'))).statusCode).toBe(200);
+    expect(await creditsOf(id)).toBe(afterRenewal);
+
+    await deliver(refunded(pi, 1200));
+    expect(await creditsOf(id)).toBe(afterFirst);
   });
 });

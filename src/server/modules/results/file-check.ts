@@ -88,11 +88,14 @@ export function allowedExtension(filename: string): ResultExtension | null {
 export function checkResultFile(filename: string, bytes: Buffer): CheckedFile {
   const extension = allowedExtension(filename);
   if (!extension) {
-    throw badRequest(`File type not allowed; send one of ${RESULT_FILE_EXTENSIONS.join(', ')}`);
+    throw badRequest({
+      key: 'fileTypeNotAllowed',
+      params: { extensions: RESULT_FILE_EXTENSIONS.join(', ') },
+    });
   }
-  if (bytes.length === 0) throw badRequest('The file is empty');
+  if (bytes.length === 0) throw badRequest('fileEmpty');
   if (!contentMatches(extension, bytes)) {
-    throw badRequest(`The file content is not a valid .${extension} file`);
+    throw badRequest({ key: 'fileContentInvalid', params: { extension } });
   }
   return {
     extension,

@@ -9,9 +9,12 @@ export const MAX_OUTPUT_DATA_BYTES = 64 * 1024;
 export const MAX_OUTPUT_DATA_DEPTH = 20;
 
 const tooDeep = () =>
-  badRequest(`output_data is nested deeper than ${MAX_OUTPUT_DATA_DEPTH} levels`, {
-    fields: [{ field: 'output_data', message: `at most ${MAX_OUTPUT_DATA_DEPTH} levels of nesting` }],
-  });
+  badRequest(
+    { key: 'outputTooDeep', params: { max: MAX_OUTPUT_DATA_DEPTH } },
+    {
+      fields: [{ field: 'output_data', message: `at most ${MAX_OUTPUT_DATA_DEPTH} levels of nesting` }],
+    },
+  );
 
 /**
  * The deepest nesting of arrays and objects in a JSON text, read as text: no parser recursion, whatever the
@@ -77,10 +80,9 @@ export function checkOutputData(data: unknown): void {
   if (valueDepth(data, MAX_OUTPUT_DATA_DEPTH) > MAX_OUTPUT_DATA_DEPTH) throw tooDeep();
   const bytes = Buffer.byteLength(JSON.stringify(data) ?? '', 'utf8');
   if (bytes > MAX_OUTPUT_DATA_BYTES) {
-    throw new AppError(
-      'PAYLOAD_TOO_LARGE',
-      `output_data takes ${bytes} bytes as JSON; at most ${MAX_OUTPUT_DATA_BYTES} (64 KB) are accepted. ` +
-        'Send a larger result as a file (file_data, a multipart file or file_url).',
-    );
+    throw new AppError('PAYLOAD_TOO_LARGE', {
+      key: 'outputTooLarge',
+      params: { bytes, max: MAX_OUTPUT_DATA_BYTES },
+    });
   }
 }

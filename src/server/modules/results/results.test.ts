@@ -1,53 +1,38 @@
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerMismatches } from '#server/test/ledger-check.js';
+import { describe, expect, it } from 'vitest';
 import {
   addWorkflow,
   ANSWERS,
   balanceOf,
-  completeAsync,
   ledgerRowsOfRun,
+  openRun,
   postResult,
+  postRunResult,
   runRow,
   signUpUser,
   startRun,
-  startRunsWorld,
+  STORES,
+  useRunsWorld,
+  type OpenRun,
   type RunsWorld,
 } from '../executions/testing/fixtures.js';
 import { CSV, EXE, JPEG, JSON_FILE, PDF, PNG, TXT, XLSX, zip } from '../executions/testing/samples.js';
 import type { ServiceAnswer } from '../executions/testing/workflow-service.js';
 
-let w: RunsWorld;
-beforeAll(async () => {
-  w = await startRunsWorld();
-});
-afterAll(async () => {
-  expect(await ledgerMismatches(w.t.database.db)).toEqual([]);
-  await w?.close();
-});
-
-/** A run waiting for its result, with the token the service received. */
-async function openRun() {
-  const wf = await addWorkflow(w);
-  const user = await signUpUser(w.t);
-  const runId = await startRun(user.client, wf.id);
-  const { call, completion } = await completeAsync(w, user.client, runId);
-  return { user, runId, token: call.body.secret_token, completion };
-}
+const w = useRunsWorld();
 
 /** Ends a run whose complete call is still waiting, so no request is left hanging. */
-async function finish(run: Awaited<ReturnType<typeof openRun>>) {
-  await postResult(w, {
-    execution_id: run.runId,
-    secret_token: run.token,
-    status: 'completed',
-    output_data: {},
-  });
+async function finish(w: RunsWorld, run: OpenRun) {
+  await postRunResult(w, run, { output_data: {} });
   await run.completion;
 }
 
-async function postMultipart(fields: Record<string, string>, file?: { name: string; bytes: Buffer }) {
+async function postMultipart(
+  w: RunsWorld,
+  fields: Record<string, string>,
+  file?: { name: string; bytes: Buffer },
+) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   if (file) form.append('file', new Blob([file.bytes]), file.name);
@@ -56,188 +41,9 @@ async function postMultipart(fields: Record<string, string>, file?: { name: stri
 
 const MiB = 1024 * 1024;
 
-describe('result files', () => {
-  const formats: Array<[string, Buffer, string, string]> = [
-    ['report.pdf', PDF, 'file', 'application/pdf'],
-    ['data.csv', CSV, 'file', 'text/csv; charset=utf-8'],
-    ['sheet.xlsx', XLSX, 'file', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
-    ['notes.txt', TXT, 'file', 'text/plain; charset=utf-8'],
-    ['data.json', JSON_FILE, 'file', 'application/json; charset=utf-8'],
-    ['chart.png', PNG, 'image', 'image/png'],
-    ['photo.jpg', JPEG, 'image', 'image/jpeg'],
-    ['PHOTO.JPEG', JPEG, 'image', 'image/jpeg'],
-  ];
-
-  it.each(formats)('accepts %s as base64 and serves it to its owner', async (name, bytes, type, mime) => {
-    const run = await openRun();
-    const res = await postResult(w, {
-      execution_id: run.runId,
-      secret_token: run.token,
-      status: 'completed',
-      filename: name,
-      file_data: bytes.toString('base64'),
-      output_data: { message: 'Aquí está' },
-    });
-    expect(res.status).toBe(200);
-    const done = (await run.completion).json();
-    expect(done).toMatchObject({
-      status: 'completed',
-      outputType: type,
-      outputFilename: name,
-      outputSize: bytes.length,
-      outputUrl: null,
-      outputData: { message: 'Aquí está' },
-    });
-    expect(done.resultPath).toMatch(/^[0-9a-f-]{36}\.[a-z]+$/);
-    const download = await run.user.client.get(`/result/${run.runId}`);
-    expect(download.statusCode).toBe(200);
-    expect(download.rawPayload.equals(bytes)).toBe(true);
-    expect(download.headers['content-type']).toBe(mime);
-    expect(download.headers['content-disposition']).toMatch(/^attachment; filename="/);
-    expect(download.headers['x-content-type-options']).toBe('nosniff');
-    expect(download.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
-  });
-
-  it('accepts a multipart file part (as n8n sends it) with the fields beside it', async () => {
-    const run = await openRun();
-    const res = await postMultipart(
-      {
-        execution_id: run.runId,
-        secret_token: run.token,
-        status: 'completed',
-        output_data: JSON.stringify({ message: 'CSV listo' }),
-      },
-      { name: 'ventas.csv', bytes: CSV },
-    );
-    expect(res.status).toBe(200);
-    expect((await run.completion).json()).toMatchObject({
-      status: 'completed',
-      outputType: 'file',
-      outputFilename: 'ventas.csv',
-      outputSize: CSV.length,
-      outputData: { message: 'CSV listo' },
-    });
-    expect((await run.user.client.get(`/result/${run.runId}`)).rawPayload.equals(CSV)).toBe(true);
-  });
-
-  it('refuses a disguised executable and a type outside the allowlist, leaving the run open', async () => {
-    const run = await openRun();
-    const attempts = [
-      { filename: 'invoice.pdf', file_data: EXE.toString('base64') },
-      { filename: 'notes.txt', file_data: EXE.toString('base64') },
-      { filename: 'image.pdf', file_data: PNG.toString('base64') },
-      { filename: 'tool.exe', file_data: EXE.toString('base64') },
-      { filename: 'data.json', file_data: Buffer.from('{not json').toString('base64') },
-      { filename: 'sheet.xlsx', file_data: zip({ 'hello.txt': 'hi' }).toString('base64') },
-      { filename: 'latin1.csv', file_data: Buffer.from([0x41, 0xe9, 0x0a]).toString('base64') },
-    ];
-    for (const a of attempts) {
-      const res = await postResult(w, {
-        execution_id: run.runId,
-        secret_token: run.token,
-        status: 'completed',
-        ...a,
-      });
-      expect(res.status, a.filename).toBe(400);
-      expect(((await res.json()) as { code: string }).code).toBe('VALIDATION_ERROR');
-    }
-    const multipart = await postMultipart(
-      { execution_id: run.runId, secret_token: run.token, status: 'completed' },
-      { name: 'invoice.pdf', bytes: EXE },
-    );
-    expect(multipart.status).toBe(400);
-    expect((await runRow(w, run.runId)).status).toBe('running');
-    expect(await readdir(join(w.dataDir, 'results')).catch(() => [])).not.toContain('invoice.pdf');
-    await finish(run);
-  });
-
-  it('stores a file named ../../x.png under a generated name inside the data directory', async () => {
-    const run = await openRun();
-    const res = await postResult(w, {
-      execution_id: run.runId,
-      secret_token: run.token,
-      status: 'completed',
-      filename: '../../x.png',
-      file_data: PNG.toString('base64'),
-    });
-    expect(res.status).toBe(200);
-    const row = await runRow(w, run.runId);
-    expect(row.outputFilename).toBe('x.png');
-    expect(row.resultPath).not.toContain('x.png');
-    expect(await readdir(join(w.dataDir, 'results'))).toContain(row.resultPath);
-    await expect(stat(join(w.dataDir, '..', 'x.png'))).rejects.toThrow();
-    await expect(stat(join(w.dataDir, 'x.png'))).rejects.toThrow();
-    await run.completion;
-  });
-
-  it('takes at most 10 MiB: one byte more is 413, bad base64 is 400, nothing changes', async () => {
-    const run = await openRun();
-    const header = Buffer.from('name\n');
-    const exact = Buffer.concat([header, Buffer.alloc(10 * MiB - header.length, 0x61)]);
-    const tooBig = Buffer.concat([exact, Buffer.from('a')]);
-    const big = await postResult(w, {
-      execution_id: run.runId,
-      secret_token: run.token,
-      status: 'completed',
-      filename: 'big.csv',
-      file_data: tooBig.toString('base64'),
-    });
-    expect(big.status).toBe(413);
-    expect(((await big.json()) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE');
-    const bigPart = await postMultipart(
-      { execution_id: run.runId, secret_token: run.token, status: 'completed' },
-      { name: 'big.csv', bytes: tooBig },
-    );
-    expect(bigPart.status).toBe(413);
-    const badBase64 = await postResult(w, {
-      execution_id: run.runId,
-      secret_token: run.token,
-      status: 'completed',
-      filename: 'a.csv',
-      file_data: 'not*base64!',
-    });
-    expect(badBase64.status).toBe(400);
-    expect((await runRow(w, run.runId)).status).toBe('running');
-
-    const fits = await postResult(w, {
-      execution_id: run.runId,
-      secret_token: run.token,
-      status: 'completed',
-      filename: 'big.csv',
-      file_data: exact.toString('base64'),
-    });
-    expect(fits.status).toBe(200);
-    expect((await run.completion).json()).toMatchObject({ status: 'completed', outputSize: 10 * MiB });
-  });
-
-  it('accepts a file_url (http/https only) and types videos by extension', async () => {
-    const run = await openRun();
-    const ftp = await postResult(w, {
-      execution_id: run.runId,
-      secret_token: run.token,
-      status: 'completed',
-      file_url: 'javascript:alert(1)',
-    });
-    expect(ftp.status).toBe(400);
-    const res = await postResult(w, {
-      execution_id: run.runId,
-      secret_token: run.token,
-      status: 'completed',
-      file_url: 'https://cdn.example.com/videos/demo.mp4',
-    });
-    expect(res.status).toBe(200);
-    expect((await run.completion).json()).toMatchObject({
-      outputType: 'video',
-      outputUrl: 'https://cdn.example.com/videos/demo.mp4',
-      outputFilename: 'demo.mp4',
-      resultPath: null,
-    });
-  });
-});
-
 describe('result authentication and idempotence', () => {
   it('answers 401 to a wrong or wrong-length token and to an unknown run, changing nothing', async () => {
-    const run = await openRun();
+    const run = await openRun(w);
     const wrong = run.token.slice(0, -1) + (run.token.endsWith('A') ? 'B' : 'A');
     for (const token of [wrong, 'short', 'x'.repeat(500)]) {
       const res = await postResult(w, { execution_id: run.runId, secret_token: token, status: 'failed' });
@@ -254,11 +60,11 @@ describe('result authentication and idempotence', () => {
     expect(await ledgerRowsOfRun(w, run.runId, 'refund')).toHaveLength(0);
     const malformed = await postResult(w, { execution_id: run.runId, status: 'completed' });
     expect(malformed.status).toBe(400);
-    await finish(run);
+    await finish(w, run);
   });
 
   it('answers 409 to a second result and keeps the first', async () => {
-    const run = await openRun();
+    const run = await openRun(w);
     const first = {
       execution_id: run.runId,
       secret_token: run.token,
@@ -280,10 +86,8 @@ describe('result authentication and idempotence', () => {
   });
 
   it('a failed result ends the run with its message and refunds it once', async () => {
-    const run = await openRun();
-    const res = await postResult(w, {
-      execution_id: run.runId,
-      secret_token: run.token,
+    const run = await openRun(w);
+    const res = await postRunResult(w, run, {
       status: 'failed',
       output_data: { message: 'El servicio externo no respondió' },
     });
@@ -328,7 +132,7 @@ async function unchanged(run: Awaited<ReturnType<typeof openRun>>) {
 
 describe('output_data limits: 64 KB and 20 levels', () => {
   it('answers 413 to one byte over 64 KB (JSON, multipart, progress), leaves the run running, then takes exactly 64 KB', async () => {
-    const run = await openRun();
+    const run = await openRun(w);
     const base = { execution_id: run.runId, secret_token: run.token };
     expect(JSON.stringify(sized(64 * 1024 + 1)).length).toBe(65_537);
     for (const status of ['completed', 'failed', 'running']) {
@@ -338,7 +142,7 @@ describe('output_data limits: 64 KB and 20 levels', () => {
       expect(body.code).toBe('PAYLOAD_TOO_LARGE');
       expect(body.error).toMatch(/output_data takes 65537 bytes as JSON; at most 65536/);
     }
-    const part = await postMultipart({
+    const part = await postMultipart(w, {
       ...base,
       status: 'completed',
       output_data: JSON.stringify(sized(64 * 1024 + 1)),
@@ -355,7 +159,7 @@ describe('output_data limits: 64 KB and 20 levels', () => {
   });
 
   it('answers 400 to 21 levels and to 100,000 (JSON and multipart), never 500, leaves the run running, then takes 20', async () => {
-    const run = await openRun();
+    const run = await openRun(w);
     const base = { execution_id: run.runId, secret_token: run.token };
     const head = `{"execution_id":"${run.runId}","secret_token":"${run.token}","status":"completed","output_data":`;
     const attempts = [
@@ -364,8 +168,8 @@ describe('output_data limits: 64 KB and 20 levels', () => {
       () => postRaw(`${head}${nestedText(21)}}`),
       () => postRaw(`${head}${nestedText(100_000)}}`),
       () => postRaw(`{"status":"completed","output_data":${nestedText(100_000)}}`), // not even authenticated
-      () => postMultipart({ ...base, status: 'completed', output_data: nestedText(100_000) }),
-      () => postMultipart({ ...base, status: 'completed', output_data: JSON.stringify(nested(21)) }),
+      () => postMultipart(w, { ...base, status: 'completed', output_data: nestedText(100_000) }),
+      () => postMultipart(w, { ...base, status: 'completed', output_data: JSON.stringify(nested(21)) }),
     ];
     for (const [i, attempt] of attempts.entries()) {
       const res = await attempt();
@@ -461,46 +265,185 @@ describe('malformed bodies', () => {
   });
 });
 
-describe('downloads', () => {
-  it('serves the file to its owner and admins only, with a header no filename can break', async () => {
-    const run = await openRun();
-    await postResult(w, {
-      execution_id: run.runId,
-      secret_token: run.token,
-      status: 'completed',
-      filename: 'in"for\r\nSet-Cookie: a=b; me ñ.png',
-      file_data: PNG.toString('base64'),
-    });
-    await run.completion;
-    const owner = await run.user.client.get(`/result/${run.runId}`);
-    expect(owner.statusCode).toBe(200);
-    const disposition = String(owner.headers['content-disposition']);
-    expect(disposition).not.toMatch(/[\r\n]/);
-    expect(owner.headers['set-cookie']).toBeUndefined();
-    expect(disposition).toBe(
-      `attachment; filename="in_forSet-Cookie: a=b_ me _.png"; filename*=UTF-8''in%22forSet-Cookie%3A%20a%3Db%3B%20me%20%C3%B1.png`,
-    );
-    const inline = await run.user.client.get(`/result/${run.runId}?inline=1`);
-    expect(inline.headers['content-disposition']).toMatch(/^inline; /);
+describe.each(STORES)('on the %s store', (store) => {
+  const w = useRunsWorld({}, store);
 
-    expect((await w.admin.get(`/result/${run.runId}`)).statusCode).toBe(200);
-    const other = await signUpUser(w.t);
-    expect((await other.client.get(`/result/${run.runId}`)).statusCode).toBe(404);
-    expect((await w.t.app.inject({ method: 'GET', url: `/result/${run.runId}` })).statusCode).toBe(401);
+  describe('result files', () => {
+    const formats: Array<[string, Buffer, string, string]> = [
+      ['report.pdf', PDF, 'file', 'application/pdf'],
+      ['data.csv', CSV, 'file', 'text/csv; charset=utf-8'],
+      ['sheet.xlsx', XLSX, 'file', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+      ['notes.txt', TXT, 'file', 'text/plain; charset=utf-8'],
+      ['data.json', JSON_FILE, 'file', 'application/json; charset=utf-8'],
+      ['chart.png', PNG, 'image', 'image/png'],
+      ['photo.jpg', JPEG, 'image', 'image/jpeg'],
+      ['PHOTO.JPEG', JPEG, 'image', 'image/jpeg'],
+    ];
+
+    it.each(formats)('accepts %s as base64 and serves it to its owner', async (name, bytes, type, mime) => {
+      const run = await openRun(w);
+      const res = await postRunResult(w, run, {
+        filename: name,
+        file_data: bytes.toString('base64'),
+        output_data: { message: 'Aquí está' },
+      });
+      expect(res.status).toBe(200);
+      const done = (await run.completion).json();
+      expect(done).toMatchObject({
+        status: 'completed',
+        outputType: type,
+        outputFilename: name,
+        outputSize: bytes.length,
+        outputUrl: null,
+        outputData: { message: 'Aquí está' },
+      });
+      expect(done.resultPath).toMatch(/^[0-9a-f-]{36}\.[a-z]+$/);
+      const download = await run.user.client.get(`/result/${run.runId}`);
+      expect(download.statusCode).toBe(200);
+      expect(download.rawPayload.equals(bytes)).toBe(true);
+      expect(download.headers['content-type']).toBe(mime);
+      expect(download.headers['content-disposition']).toMatch(/^attachment; filename="/);
+      expect(download.headers['x-content-type-options']).toBe('nosniff');
+      expect(download.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    });
+
+    it('accepts a multipart file part (as n8n sends it) with the fields beside it', async () => {
+      const run = await openRun(w);
+      const res = await postMultipart(
+        w,
+        {
+          execution_id: run.runId,
+          secret_token: run.token,
+          status: 'completed',
+          output_data: JSON.stringify({ message: 'CSV listo' }),
+        },
+        { name: 'ventas.csv', bytes: CSV },
+      );
+      expect(res.status).toBe(200);
+      expect((await run.completion).json()).toMatchObject({
+        status: 'completed',
+        outputType: 'file',
+        outputFilename: 'ventas.csv',
+        outputSize: CSV.length,
+        outputData: { message: 'CSV listo' },
+      });
+      expect((await run.user.client.get(`/result/${run.runId}`)).rawPayload.equals(CSV)).toBe(true);
+    });
+
+    it('refuses a disguised executable and a type outside the allowlist, leaving the run open', async () => {
+      const run = await openRun(w);
+      const storedBefore = (await w.storedFiles()).sort();
+      const attempts = [
+        { filename: 'invoice.pdf', file_data: EXE.toString('base64') },
+        { filename: 'notes.txt', file_data: EXE.toString('base64') },
+        { filename: 'image.pdf', file_data: PNG.toString('base64') },
+        { filename: 'tool.exe', file_data: EXE.toString('base64') },
+        { filename: 'data.json', file_data: Buffer.from('{not json').toString('base64') },
+        { filename: 'sheet.xlsx', file_data: zip({ 'hello.txt': 'hi' }).toString('base64') },
+        { filename: 'latin1.csv', file_data: Buffer.from([0x41, 0xe9, 0x0a]).toString('base64') },
+      ];
+      for (const a of attempts) {
+        const res = await postRunResult(w, run, a);
+        expect(res.status, a.filename).toBe(400);
+        expect(((await res.json()) as { code: string }).code).toBe('VALIDATION_ERROR');
+      }
+      const multipart = await postMultipart(
+        w,
+        { execution_id: run.runId, secret_token: run.token, status: 'completed' },
+        { name: 'invoice.pdf', bytes: EXE },
+      );
+      expect(multipart.status).toBe(400);
+      expect((await runRow(w, run.runId)).status).toBe('running');
+      expect((await w.storedFiles()).sort()).toEqual(storedBefore);
+      await finish(w, run);
+    });
+
+    it('stores a file named ../../x.png under a generated name inside the data directory', async () => {
+      const run = await openRun(w);
+      const res = await postRunResult(w, run, { filename: '../../x.png', file_data: PNG.toString('base64') });
+      expect(res.status).toBe(200);
+      const row = await runRow(w, run.runId);
+      expect(row.outputFilename).toBe('x.png');
+      expect(row.resultPath).not.toContain('x.png');
+      expect(await w.storedFiles()).toContain(row.resultPath);
+      await expect(stat(join(w.dataDir, '..', 'x.png'))).rejects.toThrow();
+      await expect(stat(join(w.dataDir, 'x.png'))).rejects.toThrow();
+      await run.completion;
+    });
+
+    it('takes at most 10 MiB: one byte more is 413, bad base64 is 400, nothing changes', async () => {
+      const run = await openRun(w);
+      const header = Buffer.from('name\n');
+      const exact = Buffer.concat([header, Buffer.alloc(10 * MiB - header.length, 0x61)]);
+      const tooBig = Buffer.concat([exact, Buffer.from('a')]);
+      const big = await postRunResult(w, run, { filename: 'big.csv', file_data: tooBig.toString('base64') });
+      expect(big.status).toBe(413);
+      expect(((await big.json()) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE');
+      const bigPart = await postMultipart(
+        w,
+        { execution_id: run.runId, secret_token: run.token, status: 'completed' },
+        { name: 'big.csv', bytes: tooBig },
+      );
+      expect(bigPart.status).toBe(413);
+      const badBase64 = await postRunResult(w, run, { filename: 'a.csv', file_data: 'not*base64!' });
+      expect(badBase64.status).toBe(400);
+      expect((await runRow(w, run.runId)).status).toBe('running');
+
+      const fits = await postRunResult(w, run, { filename: 'big.csv', file_data: exact.toString('base64') });
+      expect(fits.status).toBe(200);
+      expect((await run.completion).json()).toMatchObject({ status: 'completed', outputSize: 10 * MiB });
+    });
+
+    it('accepts a file_url (http/https only) and types videos by extension', async () => {
+      const run = await openRun(w);
+      const ftp = await postRunResult(w, run, { file_url: 'javascript:alert(1)' });
+      expect(ftp.status).toBe(400);
+      const res = await postRunResult(w, run, { file_url: 'https://cdn.example.com/videos/demo.mp4' });
+      expect(res.status).toBe(200);
+      expect((await run.completion).json()).toMatchObject({
+        outputType: 'video',
+        outputUrl: 'https://cdn.example.com/videos/demo.mp4',
+        outputFilename: 'demo.mp4',
+        resultPath: null,
+      });
+    });
   });
 
-  it('never serves a non-image inline', async () => {
-    const run = await openRun();
-    await postResult(w, {
-      execution_id: run.runId,
-      secret_token: run.token,
-      status: 'completed',
-      filename: 'page.txt',
-      file_data: Buffer.from('<script>alert(1)</script>').toString('base64'),
+  describe('downloads', () => {
+    it('serves the file to its owner and admins only, with a header no filename can break', async () => {
+      const run = await openRun(w);
+      await postRunResult(w, run, {
+        filename: 'in"for\r\nSet-Cookie: a=b; me ñ.png',
+        file_data: PNG.toString('base64'),
+      });
+      await run.completion;
+      const owner = await run.user.client.get(`/result/${run.runId}`);
+      expect(owner.statusCode).toBe(200);
+      const disposition = String(owner.headers['content-disposition']);
+      expect(disposition).not.toMatch(/[\r\n]/);
+      expect(owner.headers['set-cookie']).toBeUndefined();
+      expect(disposition).toBe(
+        `attachment; filename="in_forSet-Cookie: a=b_ me _.png"; filename*=UTF-8''in%22forSet-Cookie%3A%20a%3Db%3B%20me%20%C3%B1.png`,
+      );
+      const inline = await run.user.client.get(`/result/${run.runId}?inline=1`);
+      expect(inline.headers['content-disposition']).toMatch(/^inline; /);
+
+      expect((await w.admin.get(`/result/${run.runId}`)).statusCode).toBe(200);
+      const other = await signUpUser(w.t);
+      expect((await other.client.get(`/result/${run.runId}`)).statusCode).toBe(404);
+      expect((await w.t.app.inject({ method: 'GET', url: `/result/${run.runId}` })).statusCode).toBe(401);
     });
-    await run.completion;
-    const res = await run.user.client.get(`/result/${run.runId}?inline=1`);
-    expect(res.headers['content-disposition']).toMatch(/^attachment; /);
-    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+
+    it('never serves a non-image inline', async () => {
+      const run = await openRun(w);
+      await postRunResult(w, run, {
+        filename: 'page.txt',
+        file_data: Buffer.from('<script>alert(1)</script>').toString('base64'),
+      });
+      await run.completion;
+      const res = await run.user.client.get(`/result/${run.runId}?inline=1`);
+      expect(res.headers['content-disposition']).toMatch(/^attachment; /);
+      expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    });
   });
 });

@@ -1,11 +1,11 @@
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ZErrorBody } from '#shared/contract/errors.js';
 import { ZWorkflowResult, ZWorkflowResultAck, type TWorkflowResult } from '#shared/contract/results.js';
-import { AppError, badRequest } from '#server/lib/errors.js';
+import { AppError, badRequest, errorAnswers } from '#server/lib/errors.js';
 import type { App, AppDeps } from '#server/types.js';
-import { resultDownload } from './download.js';
+import { requireUser } from '#server/plugins/session.js';
+import { sendResultFile } from './download.js';
 import { assertJsonTextDepth } from './output-limits.js';
 import { acceptResultCallback, maxResultFileBytes, type UploadedFile } from './service.js';
 
@@ -20,7 +20,10 @@ function parseResult(raw: unknown): TWorkflowResult {
   const parsed = ZWorkflowResult.safeParse(raw);
   if (parsed.success) return parsed.data;
   const fields = parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
-  throw badRequest(`Invalid result: ${fields.map((f) => f.field || f.message).join(', ')}`, { fields });
+  throw badRequest(
+    { key: 'invalidResult', params: { fields: fields.map((f) => f.field || f.message).join(', ') } },
+    { fields },
+  );
 }
 
 /** A multipart result: the fields as form fields, the file as the one file part (n8n's HTTP Request node). */
@@ -48,7 +51,7 @@ async function readMultipart(
     if (err instanceof AppError) throw err;
     const status = (err as { statusCode?: unknown }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) throw err;
-    throw badRequest('The multipart body could not be read');
+    throw badRequest('multipartUnreadable');
   }
   return { payload: parseResult(fields), file };
 }
@@ -98,14 +101,7 @@ export async function resultRoutes(app: App, deps: AppDeps): Promise<void> {
         description:
           'JSON (`file_data` in base64) or multipart/form-data (the same fields, the file as a part). ' +
           'Authenticated by the per-run `secret_token`. See docs/webhook-contract.md.',
-        response: {
-          200: ZWorkflowResultAck,
-          400: ZErrorBody,
-          401: ZErrorBody,
-          409: ZErrorBody,
-          413: ZErrorBody,
-          415: ZErrorBody,
-        },
+        response: { 200: ZWorkflowResultAck, ...errorAnswers(400, 401, 409, 413, 415) },
       },
     },
     async (request) => {
@@ -122,23 +118,22 @@ export async function resultRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         tags: ['executions'],
         summary: "Download a run's result file (its owner or an admin)",
+        description:
+          'Streams the file as an attachment (an image inline with `inline=1`). One byte range (`Range: ' +
+          'bytes=a-b`) answers 206; a range past the end 416. 410 once the file has expired.',
         params: ZResultParams,
         querystring: ZResultQuery,
-        response: { 400: ZErrorBody, 401: ZErrorBody, 404: ZErrorBody },
+        response: { ...errorAnswers(400, 401, 404, 410, 416) },
       },
     },
     async (request, typedReply) => {
       // A file answer has no JSON schema; the plain reply sends its bytes.
       const reply: FastifyReply = typedReply;
-      const file = await resultDownload(deps, request, request.params.executionId);
-      const inline = request.query.inline === '1' && file.isImage;
-      return reply
-        .header('content-type', file.contentType)
-        .header('content-disposition', file.disposition(inline ? 'inline' : 'attachment'))
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .header('cache-control', 'private, no-store')
-        .send(file.bytes);
+      const user = await requireUser(request);
+      return sendResultFile(deps, reply, user, request.params.executionId, {
+        inline: request.query.inline === '1',
+        range: request.headers.range,
+      });
     },
   );
 }

@@ -5,19 +5,19 @@ import { AppError, badRequest, conflict } from '#server/lib/errors.js';
 import { tokenMatchesHash } from '#server/lib/tokens.js';
 import { resultStorageFor } from '#server/providers/storage/index.js';
 import type { AppDeps } from '#server/types.js';
-import {
-  isOpen,
-  notifyRunChanged,
-  openStatusFilter,
-  settleRun,
-  type ResultFields,
-} from '../executions/service.js';
+import { isOpen, openStatusFilter, settleRun, type ResultFields } from '../executions/service.js';
 import { getSetting } from '../settings/service.js';
 import { checkResultFile, displayFilename } from './file-check.js';
 import { checkOutputData } from './output-limits.js';
 
+// The public API serves a run's file to its key owner.
+export { contentDisposition, resultFileFor, sendResultFile, type ResultFile } from './download.js';
+// Deleting a workflow hands its runs' files to the retention module's queue in the same transaction.
+export { queueFileDeletions, removeQueuedFiles, workflowResultKeys } from './retention.js';
 // Dispatch (executions) measures a synchronous answer's nesting with the same rule before parsing it.
 export { jsonNestingDepth } from './output-limits.js';
+// Files uploaded as survey answers (executions) are checked by the same rules as result files.
+export { allowedExtension, checkResultFile, displayFilename } from './file-check.js';
 
 /** A file that came as a multipart part instead of base64. */
 export interface UploadedFile {
@@ -25,10 +25,11 @@ export interface UploadedFile {
   bytes: Buffer;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
 const VIDEO_EXTENSIONS = new Set(['mp4', 'webm', 'mov', 'm4v', 'ogv', 'ogg']);
 const IMAGE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg']);
 
-const invalidToken = () => new AppError('UNAUTHENTICATED', 'Unknown execution or invalid token');
+const invalidToken = () => new AppError('UNAUTHENTICATED', 'invalidRunToken');
 
 /** The run's stored token hashes (one per delivery attempt) against the presented token, in constant time. */
 function tokenAccepted(token: string, storedHashes: string | null): boolean {
@@ -50,7 +51,7 @@ export async function acceptResultCallback(
     .from(workflowExecutions)
     .where(eq(workflowExecutions.id, payload.execution_id));
   if (!run || !tokenAccepted(payload.secret_token, run.tokenHashes)) throw invalidToken();
-  if (!isOpen(run.status)) throw conflict('This run has already ended');
+  if (!isOpen(run.status)) throw conflict('runEnded');
   return applyResult(deps, payload.execution_id, payload, file);
 }
 
@@ -70,14 +71,14 @@ export async function applyResult(
       errorMessage: failureMessage(result),
       fields: { outputData: result.output_data ?? null },
     });
-    if (!ended) throw conflict('This run has already ended');
+    if (!ended) throw conflict('runEnded');
     return { ok: true, status: 'failed' };
   }
   const fields = await resultFields(deps, result, file);
   const ended = await settleRun(deps, runId, { status: 'completed', fields });
   if (!ended) {
-    if (fields.resultPath) await resultStorageFor(deps.config.dataDir).remove(fields.resultPath);
-    throw conflict('This run has already ended');
+    if (fields.resultPath) await resultStorageFor(deps.config).remove(fields.resultPath);
+    throw conflict('runEnded');
   }
   return { ok: true, status: 'completed' };
 }
@@ -102,14 +103,13 @@ function failureMessage(result: TWorkflowResult | TSyncWorkflowResult): string {
 
 async function recordProgress(deps: AppDeps, runId: string, data: unknown): Promise<TWorkflowResultAck> {
   const message = messageOf(data);
-  if (!message) throw badRequest('A progress update needs output_data.message');
+  if (!message) throw badRequest('progressNeedsMessage');
   const [run] = await deps.db
     .update(workflowExecutions)
     .set({ progressMessage: message.slice(0, 1000) })
     .where(and(eq(workflowExecutions.id, runId), openStatusFilter))
     .returning({ status: workflowExecutions.status });
-  if (!run) throw conflict('This run has already ended');
-  notifyRunChanged(runId);
+  if (!run) throw conflict('runEnded');
   return { ok: true, status: run.status };
 }
 
@@ -117,7 +117,7 @@ async function recordProgress(deps: AppDeps, runId: string, data: unknown): Prom
 export function decodeBase64File(data: string, maxBytes: number): Buffer {
   const body = data.replace(/^data:[^,]{0,200};base64,/, '').replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(body) || body.length % 4 === 1) {
-    throw badRequest('file_data is not valid base64');
+    throw badRequest('fileDataNotBase64');
   }
   const padding = body.endsWith('==') ? 2 : body.endsWith('=') ? 1 : 0;
   const decodedLength = Math.floor((body.length * 3) / 4) - padding;
@@ -126,7 +126,7 @@ export function decodeBase64File(data: string, maxBytes: number): Buffer {
 }
 
 const tooLarge = (maxBytes: number) =>
-  new AppError('PAYLOAD_TOO_LARGE', `The result file is larger than ${maxBytes / (1024 * 1024)} MB`);
+  new AppError('PAYLOAD_TOO_LARGE', { key: 'fileTooLarge', params: { mb: maxBytes / (1024 * 1024) } });
 
 export async function maxResultFileBytes(deps: AppDeps): Promise<number> {
   return (await getSetting(deps.db, 'max_result_file_mb')) * 1024 * 1024;
@@ -144,8 +144,10 @@ async function resultFields(
     const bytes = file ? file.bytes : decodeBase64File(result.file_data ?? '', maxBytes);
     if (bytes.length > maxBytes) throw tooLarge(maxBytes);
     const checked = checkResultFile(result.filename || filename, bytes);
-    const key = await resultStorageFor(deps.config.dataDir).save(bytes, checked.extension);
+    const retentionDays = await getSetting(deps.db, 'result_retention_days');
+    const key = await resultStorageFor(deps.config).save(bytes, checked.extension);
     return {
+      fileExpiresAt: new Date(deps.now().getTime() + retentionDays * DAY_MS),
       outputType: checked.outputType,
       outputFilename: displayFilename(result.filename || filename, checked.extension),
       outputSize: bytes.length,
@@ -159,10 +161,10 @@ async function resultFields(
     try {
       url = new URL(result.file_url);
     } catch {
-      throw badRequest('file_url is not a valid URL');
+      throw badRequest('fileUrlInvalid');
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw badRequest('file_url must be an http or https URL');
+      throw badRequest('fileUrlNotHttp');
     }
     const lastSegment = decodeURIComponentSafe(url.pathname.split('/').pop() ?? '');
     const extension = /\.([a-z0-9]{1,5})$/i.exec(lastSegment)?.[1]?.toLowerCase() ?? '';

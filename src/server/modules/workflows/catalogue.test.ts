@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userWorkflows } from '#server/db/schema.js';
@@ -39,6 +40,8 @@ describe('GET /api/workflows/public', () => {
       category: { es: 'Ventas', en: 'Sales' },
       interactionType: 'chatbot',
       creditsPerExecution: 1,
+      rating: { average: null, count: 0 },
+      runCount: 0,
     });
     const user = await signUpUser(t);
     expect(names(await user.client.get('/api/workflows/public'))).toEqual(['Open']);
@@ -116,5 +119,62 @@ describe('GET /api/workflows/public/{id}', () => {
     const admin = await signInAdmin(t, TEST_ADMIN.email, TEST_ADMIN.password);
     expect((await admin.get(`/api/workflows/public/${hidden.id}`)).statusCode).toBe(200);
     expect((await admin.get(`/api/workflows/public/${off.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('GET /api/workflows/public, compressed', () => {
+  const url = '/api/workflows/public';
+  const get = (headers: Record<string, string>, method: 'GET' | 'HEAD' = 'GET') =>
+    t.app.inject({ method, url, headers });
+
+  it('sends the snapshot compressed as the client prefers, each coding with its own ETag', async () => {
+    // Enough workflows for a list over 1 kB.
+    for (let i = 0; i < 12; i++) await add(`Compressed ${i}`);
+    const plain = await get({});
+    expect(plain.statusCode).toBe(200);
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Cookie, Accept-Encoding');
+
+    const br = await get({ 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(br.headers['content-length']).toBe(String(br.rawPayload.length));
+    expect(br.headers.vary).toBe('Cookie, Accept-Encoding');
+    expect(br.headers['cache-control']).toBe('private, no-cache');
+    expect(brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
+
+    const gz = await get({ 'accept-encoding': 'br;q=0, gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).equals(plain.rawPayload)).toBe(true);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+
+    const tags = [plain, br, gz].map((r) => String(r.headers.etag));
+    expect(new Set(tags).size).toBe(3);
+    for (const tag of tags) expect(tag).toMatch(/^"[^"]+"$/);
+  });
+
+  it("answers 304 to the ETag of the coding it would send, and 200 to another coding's", async () => {
+    const br = await get({ 'accept-encoding': 'br' });
+    const etag = String(br.headers.etag);
+    const again = await get({ 'accept-encoding': 'br', 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers.vary).toBe('Cookie, Accept-Encoding');
+    expect(again.headers['content-encoding']).toBeUndefined();
+    const plain = await get({ 'if-none-match': etag });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect((await get({ 'if-none-match': String(plain.headers.etag) })).statusCode).toBe(304);
+  });
+
+  it('answers HEAD with the compressed length and no body', async () => {
+    const full = await get({ 'accept-encoding': 'br' });
+    const head = await get({ 'accept-encoding': 'br' }, 'HEAD');
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-encoding']).toBe('br');
+    expect(head.headers['content-length']).toBe(full.headers['content-length']);
+    expect(head.rawPayload.length).toBe(0);
   });
 });

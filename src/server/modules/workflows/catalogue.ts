@@ -1,19 +1,36 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { ratingSummary, type TRatingSummary } from '#shared/contract/reviews.js';
 import type { TPublicWorkflow, TPublicWorkflowDetail } from '#shared/contract/workflows.js';
 import type { Database, Db } from '#server/db/client.js';
-import { userWorkflows } from '#server/db/schema.js';
+import { userWorkflows, workflowRatings } from '#server/db/schema.js';
 import { queryRows } from '#server/db/sql-helpers.js';
+import {
+  compressOnce,
+  COMPRESS_MIN_CHARS,
+  negotiateEncoding,
+  type Encoding,
+} from '#server/lib/content-encoding.js';
 import { notFound } from '#server/lib/errors.js';
 
 /** Who is looking: visitors and users see public workflows; admins also the private ones (active only). */
 export type Audience = 'public' | 'admin';
 
+/** One coding of the list: its bytes and the headers of a 200 and a 304, built once per snapshot. */
+export interface CatalogueVariant {
+  body: Buffer;
+  /** Strong ETag of exactly these bytes (each coding has its own). */
+  etag: string;
+  ok: Readonly<Record<string, string>>;
+  notModified: Readonly<Record<string, string>>;
+}
+
 export interface CatalogueSnapshot {
   /** The list, serialised once per catalogue change. */
-  body: Buffer;
-  /** Strong ETag of exactly these bytes. */
-  etag: string;
+  identity: CatalogueVariant;
+  /** The same list compressed once; absent when the list is too small to gain from it. */
+  br?: CatalogueVariant;
+  gzip?: CatalogueVariant;
 }
 
 interface CacheEntry extends CatalogueSnapshot {
@@ -22,6 +39,8 @@ interface CacheEntry extends CatalogueSnapshot {
 
 interface DbCache {
   entries: Map<Audience, CacheEntry>;
+  /** A snapshot being built: concurrent requests for the same version share it. */
+  building: Map<Audience, { version: string; entry: Promise<CacheEntry> }>;
   /** A version check in flight: concurrent requests share it instead of each querying. */
   versionCheck: Promise<string> | null;
   /**
@@ -42,13 +61,16 @@ const caches = new WeakMap<Database, DbCache>();
  * through any server instance is seen at once. The embedded database belongs to this one process, and a
  * trigger notifies it of every change before the write returns (migration 0003), so there the version is
  * read only after a change. Writers of user_workflows bump updated_at (a toggle, an edit);
- * the counts catch inserts and deletes. executionCount changes nothing here: it is not in the public list.
+ * the counts catch inserts and deletes. The run counts only grow (the tally pass adds to them), so their sum
+ * moves with any of them; every review write bumps its workflow's rating version, so their sum moves too
+ * (migration 0012 notifies on both).
  */
 async function catalogueVersion(db: Db): Promise<string> {
   const [row] = await queryRows<{ v: string }>(
     db,
     sql`select concat_ws(':', count(*), count(*) filter (where is_active),
-          count(*) filter (where is_active and is_public), max(updated_at)::text) as v
+          count(*) filter (where is_active and is_public), max(updated_at)::text, sum(execution_count),
+          (select coalesce(sum(${workflowRatings.version}), 0) from ${workflowRatings})) as v
         from user_workflows`,
   );
   return row?.v ?? '';
@@ -59,6 +81,7 @@ function cacheOf(database: Database): DbCache {
   if (!cache) {
     const created: DbCache = {
       entries: new Map(),
+      building: new Map(),
       versionCheck: null,
       watching: false,
       dirty: true,
@@ -100,37 +123,97 @@ function currentVersion(cache: DbCache, db: Db): Promise<string> {
   return cache.versionCheck;
 }
 
-const visibleTo = (audience: Audience) =>
+export const visibleTo = (audience: Audience) =>
   audience === 'admin'
     ? eq(userWorkflows.isActive, true)
     : and(eq(userWorkflows.isActive, true), eq(userWorkflows.isPublic, true));
 
-async function loadList(db: Db, audience: Audience): Promise<TPublicWorkflow[]> {
-  return db
-    .select({
-      id: userWorkflows.id,
-      name: userWorkflows.name,
-      description: userWorkflows.description,
-      category: userWorkflows.category,
-      interactionType: userWorkflows.interactionType,
-      creditsPerExecution: userWorkflows.creditsPerExecution,
-    })
-    .from(userWorkflows)
-    .where(visibleTo(audience))
-    .orderBy(desc(userWorkflows.createdAt), desc(userWorkflows.id));
+/** What a catalogue card shows; the execute screen's detail adds to it. */
+export const CARD_FIELDS = {
+  id: userWorkflows.id,
+  name: userWorkflows.name,
+  description: userWorkflows.description,
+  category: userWorkflows.category,
+  interactionType: userWorkflows.interactionType,
+  creditsPerExecution: userWorkflows.creditsPerExecution,
+};
+
+/** What the catalogue adds to a card's own fields: its rating and its run count. */
+const CARD_EXTRAS = {
+  reviewCount: workflowRatings.reviewCount,
+  ratingSum: workflowRatings.ratingSum,
+  runCount: userWorkflows.executionCount,
+};
+
+function withExtras<T extends { reviewCount: number | null; ratingSum: number | null }>({
+  reviewCount,
+  ratingSum,
+  ...rest
+}: T): Omit<T, 'reviewCount' | 'ratingSum'> & { rating: TRatingSummary } {
+  return { ...rest, rating: ratingSummary(reviewCount ?? 0, ratingSum ?? 0) };
 }
 
-/** The catalogue's bytes and ETag for this audience, rebuilt only when the catalogue version changed. */
+async function loadList(db: Db, audience: Audience): Promise<TPublicWorkflow[]> {
+  const rows = await db
+    .select({ ...CARD_FIELDS, ...CARD_EXTRAS })
+    .from(userWorkflows)
+    .leftJoin(workflowRatings, eq(workflowRatings.workflowId, userWorkflows.id))
+    .where(visibleTo(audience))
+    .orderBy(desc(userWorkflows.createdAt), desc(userWorkflows.id));
+  return rows.map(withExtras);
+}
+
+/**
+ * The answer depends on who asks (admins see more) and on the coding, so shared caches must not mix them up:
+ * private, revalidated, varying on the cookie and on Accept-Encoding.
+ */
+function variant(body: Buffer, etag: string, encoding: Encoding | null): CatalogueVariant {
+  const common = { etag, 'cache-control': 'private, no-cache', vary: 'Cookie, Accept-Encoding' };
+  return {
+    body,
+    etag,
+    notModified: Object.freeze({ ...common }),
+    ok: Object.freeze({
+      ...common,
+      'content-type': 'application/json; charset=utf-8',
+      ...(encoding ? { 'content-encoding': encoding } : {}),
+    }),
+  };
+}
+
+async function buildEntry(db: Db, audience: Audience, version: string): Promise<CacheEntry> {
+  const body = Buffer.from(JSON.stringify(await loadList(db, audience)));
+  const digest = createHash('sha256').update(body).digest('base64url').slice(0, 27);
+  const tag = `${audience}-${digest}`;
+  const entry: CacheEntry = { version, identity: variant(body, `"${tag}"`, null) };
+  if (body.length >= COMPRESS_MIN_CHARS) {
+    // Compressed once here, in the thread pool, and sent as ready bytes to every request until the next change.
+    const encoded = await compressOnce(body);
+    entry.br = variant(encoded.br, `"${tag}-br"`, 'br');
+    entry.gzip = variant(encoded.gzip, `"${tag}-gz"`, 'gzip');
+  }
+  return entry;
+}
+
+/** The catalogue's bytes and ETags for this audience, rebuilt only when the catalogue version changed. */
 export async function catalogueSnapshot(database: Database, audience: Audience): Promise<CatalogueSnapshot> {
   const db = database.db;
   const cache = cacheOf(database);
   const version = await currentVersion(cache, db);
   const cached = cache.entries.get(audience);
   if (cached && cached.version === version) return cached;
-  const body = Buffer.from(JSON.stringify(await loadList(db, audience)));
-  const digest = createHash('sha256').update(body).digest('base64url').slice(0, 27);
-  const entry: CacheEntry = { version, body, etag: `"${audience}-${digest}"` };
-  cache.entries.set(audience, entry);
+  const pending = cache.building.get(audience);
+  if (pending && pending.version === version) return pending.entry;
+  const entry = buildEntry(db, audience, version)
+    .then((built) => {
+      // A slower build of an older version must not replace a newer snapshot.
+      if (cache.building.get(audience)?.entry === entry) cache.entries.set(audience, built);
+      return built;
+    })
+    .finally(() => {
+      if (cache.building.get(audience)?.entry === entry) cache.building.delete(audience);
+    });
+  cache.building.set(audience, { version, entry });
   return entry;
 }
 
@@ -146,26 +229,24 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 export interface CatalogueAnswer {
   status: 200 | 304;
   headers: Readonly<Record<string, string>>;
-  /** The list's bytes; null for a 304. */
+  /** The list's bytes in the chosen coding; null for a 304. */
   body: Buffer | null;
 }
 
 /**
- * The answer to a catalogue request. The answer depends on who asks (admins see more), so shared caches
- * must not mix them up: private, revalidated, varying on the cookie.
+ * The answer to a catalogue request: the coding the client prefers among those built (identity without an
+ * Accept-Encoding), and a 304 when If-None-Match names that coding's ETag.
  */
 export function catalogueAnswer(
   snapshot: CatalogueSnapshot,
   ifNoneMatch: string | undefined,
+  acceptEncoding: string | string[] | undefined,
 ): CatalogueAnswer {
-  const headers = { etag: snapshot.etag, 'cache-control': 'private, no-cache', vary: 'Cookie' };
-  return etagMatches(ifNoneMatch, snapshot.etag)
-    ? { status: 304, headers, body: null }
-    : {
-        status: 200,
-        headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
-        body: snapshot.body,
-      };
+  const encoding = negotiateEncoding(acceptEncoding);
+  const chosen = (encoding && snapshot[encoding]) || snapshot.identity;
+  return etagMatches(ifNoneMatch, chosen.etag)
+    ? { status: 304, headers: chosen.notModified, body: null }
+    : { status: 200, headers: chosen.ok, body: chosen.body };
 }
 
 /** What the execute screen needs; inactive, unknown and (for non-admins) private workflows are not found. */
@@ -176,17 +257,58 @@ export async function publicWorkflowDetail(
 ): Promise<TPublicWorkflowDetail> {
   const [row] = await db
     .select({
-      id: userWorkflows.id,
-      name: userWorkflows.name,
-      description: userWorkflows.description,
-      category: userWorkflows.category,
-      interactionType: userWorkflows.interactionType,
-      creditsPerExecution: userWorkflows.creditsPerExecution,
+      ...CARD_FIELDS,
+      ...CARD_EXTRAS,
       welcomeMessage: userWorkflows.welcomeMessage,
       surveyQuestions: userWorkflows.surveyQuestions,
     })
     .from(userWorkflows)
+    .leftJoin(workflowRatings, eq(workflowRatings.workflowId, userWorkflows.id))
     .where(and(eq(userWorkflows.id, id), visibleTo(audience)));
-  if (!row) throw notFound('Workflow');
-  return row;
+  if (!row) throw notFound('workflow');
+  return withExtras(row);
+}
+
+/**
+ * Calls `onChange` after the catalogue changed, for listeners that hold a connection open (the MCP server's
+ * streams). The version is read every `pollMs`, which sees changes made through any instance; the embedded
+ * database's change notification (migration 0003) makes it read at once. A notification alone is not a
+ * change: a run's start also writes user_workflows (its count), which the version leaves out. Answers a stop
+ * function.
+ */
+export function watchCatalogue(database: Database, onChange: () => void, pollMs: number): () => void {
+  let last: string | null = null;
+  let reading: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  const read = (): Promise<void> => {
+    if (reading) {
+      // A change may have landed after the read in flight began: read once more after it.
+      again = true;
+      return reading;
+    }
+    reading = catalogueVersion(database.db)
+      .then((version) => {
+        if (!stopped && last !== null && version !== last) onChange();
+        last = version;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        reading = null;
+        if (again && !stopped) {
+          again = false;
+          void read();
+        }
+      });
+    return reading;
+  };
+  void read();
+  const timer = setInterval(() => void read(), pollMs);
+  timer.unref();
+  const unlisten = database.pglite?.listen('catalogue_changed', () => void read()).catch(() => undefined);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+    void unlisten?.then((stop) => stop?.());
+  };
 }

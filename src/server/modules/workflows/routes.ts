@@ -1,7 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZIdParams } from '#shared/contract/common.js';
-import { ZErrorBody } from '#shared/contract/errors.js';
+import {
+  ZMyReviewAnswer,
+  ZReviewDeleted,
+  ZReviewInput,
+  ZReviewList,
+  ZReviewListQuery,
+} from '#shared/contract/reviews.js';
 import { ZPublicWorkflowDetail, ZPublicWorkflowList } from '#shared/contract/workflows.js';
+import { requireUser } from '#server/plugins/session.js';
 import type { App, AppDeps } from '#server/types.js';
 import {
   catalogueAnswer,
@@ -10,6 +17,8 @@ import {
   type Audience,
   type CatalogueSnapshot,
 } from './catalogue.js';
+import { deleteReview, listReviews, putReview } from './reviews.js';
+import { errorAnswers } from '#server/lib/errors.js';
 
 async function audienceOf(request: FastifyRequest): Promise<Audience> {
   const session = await request.session();
@@ -21,7 +30,11 @@ function sendCatalogue(
   reply: FastifyReply,
   snapshot: CatalogueSnapshot,
 ): FastifyReply {
-  const answer = catalogueAnswer(snapshot, request.headers['if-none-match']);
+  const answer = catalogueAnswer(
+    snapshot,
+    request.headers['if-none-match'],
+    request.headers['accept-encoding'],
+  );
   // Sent as ready bytes: no per-request serialisation.
   return reply
     .status(answer.status)
@@ -29,7 +42,12 @@ function sendCatalogue(
     .send(answer.body ?? undefined);
 }
 
-/** Catalogue: GET /api/workflows/public[/{id}]. Mounted at /api/workflows. */
+const reviewErrors = errorAnswers(400, 401, 403, 404);
+
+/**
+ * Catalogue: GET /api/workflows/public[/{id}]; reviews: /api/workflows/{id}/reviews[/mine], for signed-in
+ * people (the catalogue is blurred for visitors, and reviews name their authors). Mounted at /api/workflows.
+ */
 export async function workflowRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     '/public',
@@ -37,7 +55,8 @@ export async function workflowRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         tags: ['workflows'],
         summary: 'The catalogue: active public workflows (admins also see private ones)',
-        description: 'Carries a strong ETag; If-None-Match with it answers 304.',
+        description:
+          'Compressed (br, gzip) when accepted; each coding carries its own strong ETag, and If-None-Match with it answers 304.',
         response: { 200: ZPublicWorkflowList },
       },
     },
@@ -55,9 +74,71 @@ export async function workflowRoutes(app: App, deps: AppDeps): Promise<void> {
         tags: ['workflows'],
         summary: 'One workflow, with what the execute screen needs',
         params: ZIdParams,
-        response: { 200: ZPublicWorkflowDetail, 400: ZErrorBody, 404: ZErrorBody },
+        response: { 200: ZPublicWorkflowDetail, ...errorAnswers(400, 404) },
       },
     },
     async (request) => publicWorkflowDetail(deps.db, request.params.id, await audienceOf(request)),
+  );
+
+  app.get(
+    '/:id/reviews',
+    {
+      schema: {
+        tags: ['workflows'],
+        operationId: 'listWorkflowReviews',
+        summary: "A workflow's visible reviews, newest first, with its rating and the reader's own review",
+        params: ZIdParams,
+        querystring: ZReviewListQuery,
+        response: { 200: ZReviewList, ...reviewErrors },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      return listReviews(
+        deps.db,
+        request.params.id,
+        { id: user.id, audience: user.isAdmin ? 'admin' : 'public' },
+        request.query,
+      );
+    },
+  );
+
+  app.put(
+    '/:id/reviews/mine',
+    {
+      schema: {
+        tags: ['workflows'],
+        operationId: 'putMyWorkflowReview',
+        summary: 'Rate a workflow 1-5 with an optional comment, or change that review',
+        description: 'Only someone who completed a run of the workflow may review it (403 otherwise).',
+        params: ZIdParams,
+        body: ZReviewInput,
+        response: { 200: ZMyReviewAnswer, ...reviewErrors },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      return putReview(
+        deps.db,
+        request.params.id,
+        { id: user.id, audience: user.isAdmin ? 'admin' : 'public' },
+        request.body,
+        deps.now(),
+      );
+    },
+  );
+
+  app.delete(
+    '/:id/reviews/mine',
+    {
+      schema: {
+        tags: ['workflows'],
+        operationId: 'deleteMyWorkflowReview',
+        summary: "Delete one's review of a workflow",
+        params: ZIdParams,
+        response: { 200: ZReviewDeleted, ...reviewErrors },
+      },
+    },
+    async (request) => deleteReview(deps.db, request.params.id, (await requireUser(request)).id),
   );
 }

@@ -106,3 +106,71 @@ describe('OpenAI-compatible provider', () => {
     ).rejects.toThrow('could not be reached');
   });
 });
+
+describe('OpenAI-compatible provider, streamed', () => {
+  const provider = () => createOpenAiCompatibleProvider({ baseUrl: llm.baseUrl, apiKey: 'sk-s', model: 'm' });
+  const collect = async (signal = new AbortController().signal) => {
+    const pieces: string[] = [];
+    for await (const piece of provider().stream(
+      { system: 's', messages: [{ role: 'user', content: 'x' }] },
+      signal,
+    ))
+      pieces.push(piece);
+    return pieces;
+  };
+
+  it('asks for a stream and yields the pieces in order', async () => {
+    llm.reply({ kind: 'stream', pieces: ['One ', 'two ', 'three'] });
+    expect(await collect()).toEqual(['One ', 'two ', 'three']);
+    expect(llm.received[0]?.body.stream).toBe(true);
+    expect(llm.received[0]?.authorization).toBe('Bearer sk-s');
+  });
+
+  it('reads a whole JSON answer as one piece when the server does not stream', async () => {
+    llm.reply({
+      kind: 'raw',
+      status: 200,
+      text: JSON.stringify({ choices: [{ message: { content: ' All. ' } }] }),
+    });
+    expect(await collect()).toEqual(['All.']);
+  });
+
+  it('fails on an error event, a cut stream and an HTTP error, naming no key', async () => {
+    for (const end of ['error', 'drop'] as const) {
+      llm.reply({ kind: 'stream', pieces: ['Half'], end });
+      const error = await collect().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, end).toBeInstanceOf(LlmError);
+    }
+    llm.reply({ kind: 'status', status: 429, body: { error: { message: 'slow down' } } });
+    await expect(collect()).rejects.toThrow('The language model answered 429: slow down');
+  });
+
+  it('stops reading and closes the connection when its signal aborts', async () => {
+    let release!: () => void;
+    llm.reply({
+      kind: 'stream',
+      pieces: ['First ', 'never'],
+      holdAfter: 1,
+      release: new Promise<void>((resolve) => (release = resolve)),
+    });
+    const stop = new AbortController();
+    const abandoned = llm.nextAbandon();
+    const pieces: string[] = [];
+    const error = await (async () => {
+      for await (const piece of provider().stream({ system: 's', messages: [] }, stop.signal)) {
+        pieces.push(piece);
+        stop.abort();
+      }
+    })().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await abandoned;
+    release();
+    expect(pieces).toEqual(['First ']);
+    expect((error as LlmError).reason).toBe('aborted');
+  });
+});

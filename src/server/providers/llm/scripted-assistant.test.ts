@@ -71,4 +71,15 @@ describe('scripted assistant', () => {
     ]);
     expect(replies.map((r) => splitCompletionMarker(r).done)).toEqual([false, false, true]);
   });
+
+  it('sums up at once on the last message a run allows, with questions still unasked', async () => {
+    const assistant = createScriptedAssistant({ aiPrompt: PROMPT }, 'en');
+    const reply = await assistant.complete({
+      system: '',
+      messages: [{ role: 'user', content: 'Hello' }],
+      final: true,
+    });
+    expect(splitCompletionMarker(reply).done).toBe(true);
+    expect(reply).toContain('1. Hello');
+  });
 });

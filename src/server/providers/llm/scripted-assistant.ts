@@ -1,5 +1,5 @@
 import type { TLanguage } from '#shared/contract/common.js';
-import type { LlmCompletionRequest, LlmProvider } from './types.js';
+import { LlmError, type LlmCompletionRequest, type LlmProvider } from './types.js';
 
 /**
  * The built-in assistant used when no LLM is configured, so a fresh install can run chat workflows.
@@ -71,23 +71,53 @@ export function scriptedQuestions(aiPrompt: string | null | undefined, language:
   return questions;
 }
 
+/** Milliseconds between the words of a streamed reply by default: about the pace of a quick model. */
+export const SCRIPTED_WORD_MS = 40;
+
 export function createScriptedAssistant(
   workflow: { aiPrompt: string | null },
   language: TLanguage,
+  options: { wordMs?: number } = {},
 ): LlmProvider {
   const questions = scriptedQuestions(workflow.aiPrompt, language);
   const label = SCRIPTED_LABEL[language];
   const text = TEXT[language];
+  const wordMs = options.wordMs ?? SCRIPTED_WORD_MS;
+  // The welcome message (shown by the client, not sent) asks for the first answer; then one question
+  // follows each user message until all are asked.
+  const reply = ({ messages, final }: LlmCompletionRequest): string => {
+    const answers = messages.filter((m) => m.role === 'user').map((m) => m.content.trim());
+    if (answers.length === 0) return `${label} ${questions[0] ?? ''}`.trim();
+    const next = final ? undefined : questions[answers.length - 1];
+    if (next !== undefined) return `${label} ${text.ack} ${next}`;
+    const lines = answers.map((answer, i) => `${i + 1}. ${answer.replace(/\s+/g, ' ').slice(0, 300)}`);
+    return `${label} ${text.summary}\n${lines.join('\n')}\n\n${text.sending} ${MARKER[language]}`;
+  };
   return {
-    // The welcome message (shown by the client, not sent) asks for the first answer; then one question
-    // follows each user message until all are asked.
-    async complete({ messages }: LlmCompletionRequest): Promise<string> {
-      const answers = messages.filter((m) => m.role === 'user').map((m) => m.content.trim());
-      if (answers.length === 0) return `${label} ${questions[0] ?? ''}`.trim();
-      const next = questions[answers.length - 1];
-      if (next !== undefined) return `${label} ${text.ack} ${next}`;
-      const lines = answers.map((answer, i) => `${i + 1}. ${answer.replace(/\s+/g, ' ').slice(0, 300)}`);
-      return `${label} ${text.summary}\n${lines.join('\n')}\n\n${text.sending} ${MARKER[language]}`;
+    async complete(request: LlmCompletionRequest): Promise<string> {
+      return reply(request);
+    },
+    // Word by word at a steady pace, so the embedded mode shows a reply being written as a model would.
+    async *stream(request: LlmCompletionRequest, signal: AbortSignal): AsyncIterable<string> {
+      const words = reply(request).match(/\S+\s*/g) ?? [];
+      for (const [i, word] of words.entries()) {
+        if (i > 0 && wordMs > 0) await sleep(wordMs, signal);
+        if (signal.aborted) throw new LlmError('The reply was stopped', 'aborted');
+        yield word;
+      }
     },
   };
+}
+
+/** Waits, or less when the signal aborts (the caller then sees the abort). */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

@@ -9,12 +9,26 @@ export interface ReceivedLlmRequest {
   body: {
     model?: string;
     temperature?: number;
+    stream?: boolean;
     messages?: Array<{ role: string; content: string }>;
   };
 }
 
 export type LlmReply =
-  | { kind: 'content'; content: string }
+  /** A whole reply; to a streamed request it is sent word by word (or in the given pieces). */
+  | { kind: 'content'; content: string; pieces?: string[] }
+  /**
+   * A streamed reply under the test's control: `pieces` are sent one event each; after the first `holdAfter`
+   * of them the server waits for `release`. Then it ends with `[DONE]`, or as `end` says: `drop` cuts the
+   * connection, `error` sends an error event (as OpenAI does when a model fails while writing).
+   */
+  | {
+      kind: 'stream';
+      pieces: string[];
+      holdAfter?: number;
+      release?: Promise<void>;
+      end?: 'done' | 'drop' | 'error';
+    }
   | { kind: 'status'; status: number; body: unknown }
   | { kind: 'raw'; status: number; text: string }
   | { kind: 'hang' };
@@ -25,6 +39,10 @@ export interface TestLlmServer {
   received: ReceivedLlmRequest[];
   /** Sets what the next requests get; by default an echo of the last user message. */
   reply(next: LlmReply | ((request: ReceivedLlmRequest) => LlmReply)): void;
+  /** Streamed replies whose client went away before the reply was over. */
+  readonly abandoned: number;
+  /** Resolves when the next streamed reply is abandoned by its client. */
+  nextAbandon(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,6 +56,8 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export async function startTestLlmServer(): Promise<TestLlmServer> {
   const received: ReceivedLlmRequest[] = [];
   const hanging = new Set<() => void>();
+  let abandoned = 0;
+  let abandonWaiters: Array<() => void> = [];
   let responder: (request: ReceivedLlmRequest) => LlmReply = (request) => {
     const lastUser = [...(request.body.messages ?? [])].reverse().find((m) => m.role === 'user');
     return { kind: 'content', content: `echo: ${lastUser?.content ?? ''}` };
@@ -61,6 +81,54 @@ export async function startTestLlmServer(): Promise<TestLlmServer> {
       const reply = responder(request);
       if (reply.kind === 'hang') {
         hanging.add(() => res.destroy());
+        return;
+      }
+      if (body.stream === true && (reply.kind === 'content' || reply.kind === 'stream')) {
+        const pieces =
+          reply.kind === 'stream' ? reply.pieces : (reply.pieces ?? reply.content.match(/\S+\s*|\s+/g) ?? []);
+        const stream = reply.kind === 'stream' ? reply : undefined;
+        let over = false;
+        res.on('close', () => {
+          if (over) return;
+          abandoned += 1;
+          for (const wake of abandonWaiters) wake();
+          abandonWaiters = [];
+        });
+        const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+          `data: ${JSON.stringify({
+            id: `chatcmpl-${received.length}`,
+            object: 'chat.completion.chunk',
+            model: body.model,
+            choices: [{ index: 0, delta, finish_reason: finish }],
+          })}\n\n`;
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.write(chunk({ role: 'assistant', content: '' }));
+        for (const [i, piece] of pieces.entries()) {
+          if (stream?.release && i === (stream.holdAfter ?? 0)) await stream.release;
+          if (res.destroyed) return;
+          res.write(chunk({ content: piece }));
+        }
+        if (stream?.release && pieces.length <= (stream.holdAfter ?? 0)) await stream.release;
+        if (res.destroyed) return;
+        const end = stream?.end ?? 'done';
+        if (end === 'drop') {
+          over = true;
+          // What was written reaches the client first, as when a model's server dies in the middle of a reply.
+          await new Promise<void>((resolve) => res.write('', () => resolve()));
+          res.destroy();
+          return;
+        }
+        if (end === 'error') {
+          res.write(`data: ${JSON.stringify({ error: { message: 'model overloaded' } })}\n\n`);
+        } else {
+          res.write(chunk({}, 'stop'));
+        }
+        over = true;
+        res.end('data: [DONE]\n\n');
+        return;
+      }
+      if (reply.kind === 'stream') {
+        res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"not a streamed request"}');
         return;
       }
       if (reply.kind === 'raw') {
@@ -90,6 +158,12 @@ export async function startTestLlmServer(): Promise<TestLlmServer> {
     received,
     reply(next) {
       responder = typeof next === 'function' ? next : () => next;
+    },
+    get abandoned() {
+      return abandoned;
+    },
+    nextAbandon() {
+      return new Promise<void>((resolve) => abandonWaiters.push(resolve));
     },
     async close() {
       for (const end of hanging) end();

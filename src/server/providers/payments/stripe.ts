@@ -83,7 +83,7 @@ export function createStripeProvider(settings: StripeSettings): StripePaymentPro
         if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
         return { kind: 'redirect', url: session.url };
       } catch (err) {
-        throw new AppError('BAD_GATEWAY', 'The payment provider could not start the checkout', {
+        throw new AppError('BAD_GATEWAY', 'checkoutFailed', {
           reason: err instanceof Error ? err.message : 'unknown',
         });
       }
@@ -96,16 +96,16 @@ export function createStripeProvider(settings: StripeSettings): StripePaymentPro
       } catch (err) {
         // Already gone at Stripe: the local cancellation is what is left to do.
         if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return;
-        throw new AppError('BAD_GATEWAY', 'The payment provider could not cancel the subscription');
+        throw new AppError('BAD_GATEWAY', 'cancelFailed');
       }
     },
 
     verifyEvent(rawBody, signature) {
-      if (!signature) throw new AppError('VALIDATION_ERROR', 'Missing Stripe-Signature header');
+      if (!signature) throw new AppError('VALIDATION_ERROR', 'missingStripeSignature');
       try {
         return stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret);
       } catch {
-        throw new AppError('VALIDATION_ERROR', 'Invalid webhook signature');
+        throw new AppError('VALIDATION_ERROR', 'invalidWebhookSignature');
       }
     },
   };

@@ -1,36 +1,30 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Config } from '#server/config.js';
+import { assertStorageKey, isStorageKey, newStorageKey } from './keys.js';
+import { s3FileStorage } from './s3.js';
+import type { FileStorage } from './types.js';
 
-/**
- * Where result files live. Keys are generated here (a UUID and a checked extension), never taken from a
- * filename a workflow sent, so no path can escape the store. An S3-compatible store would implement the
- * same three calls.
- */
-export interface ResultStorage {
-  save(bytes: Buffer, extension: string): Promise<string>;
-  read(key: string): Promise<Buffer | null>;
-  remove(key: string): Promise<void>;
-}
+export type { ByteRange, FileStorage } from './types.js';
+export { isStorageKey, newStorageKey } from './keys.js';
+/** The name the results module has always used. */
+export type ResultStorage = FileStorage;
 
-const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{1,5}$/;
-
-export function isStorageKey(key: string): boolean {
-  return KEY_PATTERN.test(key);
-}
+const isMissing = (err: unknown) => (err as { code?: unknown }).code === 'ENOENT';
 
 /** Files under `<dataDir>/results/`. */
-export function localResultStorage(dataDir: string): ResultStorage {
+export function localFileStorage(dataDir: string): FileStorage {
   const root = resolve(dataDir, 'results');
   const pathOf = (key: string) => {
-    if (!isStorageKey(key)) throw new Error('invalid storage key');
+    assertStorageKey(key);
     return join(root, key);
   };
   return {
     async save(bytes, extension) {
-      if (!/^[a-z0-9]{1,5}$/.test(extension)) throw new Error('invalid extension');
+      const key = newStorageKey(extension);
       await mkdir(root, { recursive: true });
-      const key = `${randomUUID()}.${extension}`;
       // wx: never overwrite, even in the impossible case of a repeated UUID.
       await writeFile(pathOf(key), bytes, { flag: 'wx', mode: 0o640 });
       return key;
@@ -38,24 +32,54 @@ export function localResultStorage(dataDir: string): ResultStorage {
     async read(key) {
       try {
         return await readFile(pathOf(key));
-      } catch {
-        return null;
+      } catch (err) {
+        if (isMissing(err)) return null;
+        throw err;
       }
+    },
+    async size(key) {
+      try {
+        const info = await stat(pathOf(key));
+        return info.isFile() ? info.size : null;
+      } catch (err) {
+        if (isMissing(err)) return null;
+        throw err;
+      }
+    },
+    async stream(key, range) {
+      const path = pathOf(key);
+      // Opened before it is handed over, so a missing file is a null here rather than an error mid-answer.
+      const stream = createReadStream(path, range ? { start: range.start, end: range.end } : {});
+      return new Promise<Readable | null>((resolveOpen, reject) => {
+        stream.once('open', () => resolveOpen(stream));
+        stream.once('error', (err) => (isMissing(err) ? resolveOpen(null) : reject(err)));
+      });
     },
     async remove(key) {
       await rm(pathOf(key), { force: true });
     },
+    async keys() {
+      try {
+        return (await readdir(root)).filter(isStorageKey);
+      } catch (err) {
+        if (isMissing(err)) return [];
+        throw err;
+      }
+    },
   };
 }
 
-const stores = new Map<string, ResultStorage>();
+const stores = new WeakMap<Config, FileStorage>();
 
-/** One store per data directory, shared by the routes and services of an app. */
-export function resultStorageFor(dataDir: string): ResultStorage {
-  let store = stores.get(dataDir);
+/** The configured store (a bucket when S3_BUCKET is set, DATA_DIR otherwise), one per app configuration. */
+export function fileStorageFor(config: Pick<Config, 'dataDir' | 'storage'>): FileStorage {
+  let store = stores.get(config as Config);
   if (!store) {
-    store = localResultStorage(dataDir);
-    stores.set(dataDir, store);
+    store = config.storage.kind === 's3' ? s3FileStorage(config.storage) : localFileStorage(config.dataDir);
+    stores.set(config as Config, store);
   }
   return store;
 }
+
+/** The store of an app: `resultStorageFor(deps.config)`. */
+export const resultStorageFor = fileStorageFor;

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { cn } from '#web/lib/utils';
 import { useMediaQuery } from '#web/lib/use-media-query';
 import { Spinner } from './spinner';
+import { errorMessage as apiErrorMessage } from '#web/lib/error-key';
 
 export interface Column<T> {
   id: string;
@@ -51,7 +52,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     <Spinner label={loadingLabel ?? t('loading')} />
   ) : error ? (
     <p role="alert" className="px-4 py-8 text-center text-red-800">
-      {errorMessage ?? t('loadError', { message: error.message })}
+      {errorMessage ?? t('loadError', { message: apiErrorMessage(t, error) })}
     </p>
   ) : !rows || rows.length === 0 ? (
     <p className="px-4 py-10 text-center text-slate-700">{empty}</p>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '#web/components/ui/spinner';
 import { useMe } from '#web/lib/session';
+import { ApiKeysSection } from './api-keys-section';
 import { PlanCards } from './plan-cards';
 import { ProfileCard } from './profile-card';
 import { SettingsSection } from './settings/settings-section';
@@ -24,6 +25,7 @@ export default function AccountPage() {
       <PlanCards />
       <TransactionHistory />
       <SettingsSection user={user} />
+      <ApiKeysSection />
     </div>
   );
 }

@@ -1,10 +1,9 @@
 import { Coins, History, ShieldCheck } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import type { TSessionUser } from '#shared/contract/auth';
 import { Badge } from '#web/components/ui/badge';
-import { Button } from '#web/components/ui/button';
 import { Card } from '#web/components/ui/card';
+import { IconLink, LinkButton } from '#web/components/ui/link-button';
 import { isAdminUser } from '#web/lib/session';
 import { useLastUsage } from './api/get-transactions';
 import { relativeTime } from './relative-time';
@@ -47,22 +46,15 @@ export function ProfileCard({ user }: { user: TSessionUser }) {
             </div>
             <p className="truncate text-sm text-slate-700">{user.email}</p>
             {admin ? (
-              <Link
-                to="/admin"
-                className="mt-1 inline-flex items-center gap-1 text-sm font-medium text-brand-700 underline-offset-4 hover:underline"
-              >
-                <ShieldCheck className="size-4" aria-hidden="true" />
+              <IconLink to="/admin" icon={ShieldCheck} className="mt-1">
                 {t('profile.adminLink')}
-              </Link>
+              </IconLink>
             ) : null}
           </div>
         </div>
-        <Button asChild size="lg" className="w-full sm:w-auto">
-          <Link to="/credits">
-            <Coins className="size-5" aria-hidden="true" />
-            {t('profile.buyCredits')}
-          </Link>
-        </Button>
+        <LinkButton to="/credits" size="lg" icon={Coins} className="w-full sm:w-auto">
+          {t('profile.buyCredits')}
+        </LinkButton>
       </div>
       <dl className="mt-6 grid gap-4 border-t border-slate-200 pt-6 sm:grid-cols-2">
         <div className="rounded-lg bg-amber-50 p-4">

@@ -8,6 +8,7 @@ import { toast } from '#web/components/ui/toast';
 import { useCancelSubscription } from './api/cancel-subscription';
 import { useSubscription } from './api/get-subscription';
 import { formatDate, formatUsd } from './format';
+import { errorMessage } from '#web/lib/error-key';
 
 /** The active monthly plan, with a cancel button behind a confirmation; nothing when there is none. */
 export function SubscriptionPanel() {
@@ -24,7 +25,11 @@ export function SubscriptionPanel() {
         toast({ title: t('subscription.cancelled'), variant: 'success' });
       },
       onError: (err) =>
-        toast({ title: t('subscription.cancelError'), description: err.message, variant: 'destructive' }),
+        toast({
+          title: t('subscription.cancelError'),
+          description: errorMessage(t, err),
+          variant: 'destructive',
+        }),
     });
 
   return (

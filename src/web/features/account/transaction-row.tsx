@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pickLanguage } from '#shared/contract/common';
 import type { TUserTransaction } from '#shared/contract/credits';
+import { ledgerNote, noteAsWritten } from '#web/lib/ledger-note';
 import { cn } from '#web/lib/utils';
 import { formatDate, formatUsd, signedAmount } from './format';
 
@@ -19,8 +20,10 @@ export function TransactionRow({ tx }: { tx: TUserTransaction }) {
       ? t('history.workflowDeleted')
       : null;
   const date = formatDate(tx.created_at, i18n.language) ?? t('history.dateUnavailable');
-  // The headline is built from the row's data in the reader's language; the notes (written by the server or
-  // an admin) appear as they are in the details.
+  // The headline is built from the row's data in the reader's language; so is the note, except an admin's
+  // own reason, which appears as it was written.
+  const stored = { kind: tx.note_kind, params: tx.note_params, notes: tx.notes };
+  const note = ledgerNote(i18n.language, stored);
   const summary =
     workflow ??
     (tx.transaction_type === 'bonus'
@@ -95,7 +98,9 @@ export function TransactionRow({ tx }: { tx: TUserTransaction }) {
           <dt className="font-medium text-slate-700">{t('history.details.amount')}</dt>
           <dd className={cn('font-semibold tabular-nums', amountClass)}>{signedAmount(tx.amount)}</dd>
           <dt className="font-medium text-slate-700">{t('history.details.notes')}</dt>
-          <dd className="break-words text-slate-900">{tx.notes || t('history.noNotes')}</dd>
+          <dd className="break-words text-slate-900" translate={noteAsWritten(stored) ? 'no' : undefined}>
+            {note || t('history.noNotes')}
+          </dd>
         </dl>
       ) : null}
     </li>

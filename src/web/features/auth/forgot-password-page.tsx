@@ -1,12 +1,11 @@
 import { MailCheck } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { EmailField } from '#web/components/form-fields';
 import { Button } from '#web/components/ui/button';
 import { errorKey } from '#web/lib/error-key';
 import { useRequestPasswordReset } from './api/request-password-reset';
-import { AuthForm, AuthFormShell } from './auth-form-shell';
+import { AuthFooterLink, AuthForm, AuthFormShell } from './auth-form-shell';
 
 /**
  * Asks for a reset link. The answer is the same whether an account exists for the address or not, and so
@@ -25,8 +24,7 @@ export default function ForgotPasswordPage() {
     if (sentTo) confirmation.current?.focus();
   }, [sentTo]);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     setError(null);
     const address = email.trim();
     request.mutate(
@@ -39,17 +37,14 @@ export default function ForgotPasswordPage() {
   };
 
   const footer = (
-    <>
-      {t('forgot.remembered')}{' '}
-      <Link to="/signin" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
-        {t('forgot.toSignin')}
-      </Link>
-    </>
+    <AuthFooterLink lead={t('forgot.remembered')} to="/signin">
+      {t('forgot.toSignin')}
+    </AuthFooterLink>
   );
 
   if (sentTo) {
     return (
-      <AuthFormShell title={t('forgot.title')} subtitle={t('forgot.subtitle')} footer={footer}>
+      <AuthFormShell texts="forgot" footer={footer}>
         <div className="rounded-lg border border-green-200 bg-green-50 p-4" data-testid="forgot-sent">
           <h2
             ref={confirmation}
@@ -77,14 +72,8 @@ export default function ForgotPasswordPage() {
   }
 
   return (
-    <AuthFormShell title={t('forgot.title')} subtitle={t('forgot.subtitle')} footer={footer}>
-      <AuthForm
-        onSubmit={submit}
-        error={error}
-        pending={request.isPending}
-        submitLabel={t('forgot.submit')}
-        pendingLabel={t('forgot.submitting')}
-      >
+    <AuthFormShell texts="forgot" footer={footer}>
+      <AuthForm texts="forgot" onSubmit={submit} error={error} pending={request.isPending}>
         <EmailField id="forgot-email" value={email} onValueChange={setEmail} />
       </AuthForm>
     </AuthFormShell>

@@ -1,5 +1,5 @@
 import { Link2Off } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PasswordField } from '#web/components/form-fields';
@@ -9,7 +9,7 @@ import { toast } from '#web/components/ui/toast';
 import { ApiError } from '#web/lib/api';
 import { errorKey } from '#web/lib/error-key';
 import { useConfirmPasswordReset } from './api/confirm-password-reset';
-import { AuthForm, AuthFormShell } from './auth-form-shell';
+import { AuthFooterLink, AuthForm, AuthFormShell } from './auth-form-shell';
 
 /** The page a reset link opens: a new password, then signed in on the catalogue. */
 export default function ResetPasswordPage() {
@@ -22,8 +22,7 @@ export default function ResetPasswordPage() {
   const [error, setError] = useState<string | null>(null);
   const [invalidLink, setInvalidLink] = useState(token === '');
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     setError(null);
     confirm.mutate(
       { token, password },
@@ -40,11 +39,7 @@ export default function ResetPasswordPage() {
     );
   };
 
-  const footer = (
-    <Link to="/signin" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
-      {t('forgot.toSignin')}
-    </Link>
-  );
+  const footer = <AuthFooterLink to="/signin">{t('forgot.toSignin')}</AuthFooterLink>;
 
   if (invalidLink) {
     return (
@@ -60,14 +55,8 @@ export default function ResetPasswordPage() {
   }
 
   return (
-    <AuthFormShell title={t('reset.title')} subtitle={t('reset.subtitle')} footer={footer}>
-      <AuthForm
-        onSubmit={submit}
-        error={error}
-        pending={confirm.isPending}
-        submitLabel={t('reset.submit')}
-        pendingLabel={t('reset.submitting')}
-      >
+    <AuthFormShell texts="reset" footer={footer}>
+      <AuthForm texts="reset" onSubmit={submit} error={error} pending={confirm.isPending}>
         <PasswordField
           kind="new"
           id="reset-password"

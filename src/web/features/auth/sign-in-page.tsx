@@ -1,11 +1,11 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { EmailField, PasswordField } from '#web/components/form-fields';
 import { errorKey } from '#web/lib/error-key';
 import { isAdminUser } from '#web/lib/session';
 import { useSignIn } from './api/sign-in';
-import { AuthForm, AuthFormShell } from './auth-form-shell';
+import { AuthFooterLink, AuthForm, AuthFormShell } from './auth-form-shell';
 
 export default function SignInPage() {
   const { t } = useTranslation('auth');
@@ -15,8 +15,7 @@ export default function SignInPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     setError(null);
     signIn.mutate(
       { email, password },
@@ -30,24 +29,14 @@ export default function SignInPage() {
 
   return (
     <AuthFormShell
-      title={t('signin.title')}
-      subtitle={t('signin.subtitle')}
+      texts="signin"
       footer={
-        <>
-          {t('signin.noAccount')}{' '}
-          <Link to="/signup" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
-            {t('signin.toSignup')}
-          </Link>
-        </>
+        <AuthFooterLink lead={t('signin.noAccount')} to="/signup">
+          {t('signin.toSignup')}
+        </AuthFooterLink>
       }
     >
-      <AuthForm
-        onSubmit={submit}
-        error={error}
-        pending={signIn.isPending}
-        submitLabel={t('signin.submit')}
-        pendingLabel={t('signin.submitting')}
-      >
+      <AuthForm texts="signin" onSubmit={submit} error={error} pending={signIn.isPending}>
         <EmailField id="signin-email" value={email} onValueChange={setEmail} />
         <PasswordField
           kind="current"

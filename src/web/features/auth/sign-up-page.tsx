@@ -1,11 +1,11 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { EmailField, FullNameField, PasswordField } from '#web/components/form-fields';
 import { currentLanguage } from '#web/i18n';
 import { errorKey } from '#web/lib/error-key';
 import { useSignUp } from './api/sign-up';
-import { AuthForm, AuthFormShell } from './auth-form-shell';
+import { AuthFooterLink, AuthForm, AuthFormShell } from './auth-form-shell';
 
 export default function SignUpPage() {
   const { t } = useTranslation('auth');
@@ -16,8 +16,7 @@ export default function SignUpPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     setError(null);
     signUp.mutate(
       { fullName, email, password, language: currentLanguage() },
@@ -31,24 +30,14 @@ export default function SignUpPage() {
 
   return (
     <AuthFormShell
-      title={t('signup.title')}
-      subtitle={t('signup.subtitle')}
+      texts="signup"
       footer={
-        <>
-          {t('signup.haveAccount')}{' '}
-          <Link to="/signin" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
-            {t('signup.toSignin')}
-          </Link>
-        </>
+        <AuthFooterLink lead={t('signup.haveAccount')} to="/signin">
+          {t('signup.toSignin')}
+        </AuthFooterLink>
       }
     >
-      <AuthForm
-        onSubmit={submit}
-        error={error}
-        pending={signUp.isPending}
-        submitLabel={t('signup.submit')}
-        pendingLabel={t('signup.submitting')}
-      >
+      <AuthForm texts="signup" onSubmit={submit} error={error} pending={signUp.isPending}>
         <FullNameField
           id="signup-name"
           label={t('fields.fullName')}

@@ -3,10 +3,11 @@ import { ArrowLeft, FlaskConical, Info, Loader2 } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import type { TPlanView } from '#shared/contract/credits';
 import { formatUsd, type TPlanType } from '#shared/contract/plans';
 import { Button } from '#web/components/ui/button';
+import { IconLink } from '#web/components/ui/link-button';
 import { Spinner } from '#web/components/ui/spinner';
 import { toast } from '#web/components/ui/toast';
 import { ApiError } from '#web/lib/api';
@@ -17,6 +18,7 @@ import { InfoPanels } from './info-panels';
 import { PlanOption } from './plan-option';
 import { type CompletedPurchase, PurchaseSuccessDialog } from './purchase-success-dialog';
 import { queryKeys } from '#web/lib/query-keys';
+import { errorMessage } from '#web/lib/error-key';
 
 const TABS: TPlanType[] = ['unique', 'monthly'];
 
@@ -91,13 +93,13 @@ export default function BuyCreditsPage() {
     );
   };
 
-  // Known refusals in the reader's language; anything else shows the server's message.
+  // Refusals this screen words itself; the rest through the shared error wording.
   const purchaseErrorMessage = (err: Error) => {
     if (err instanceof ApiError && err.code === 'CONFLICT' && selected?.type === 'monthly') {
       return t('error.activePlan');
     }
     if (err instanceof ApiError && err.code === 'VALIDATION_ERROR') return t('error.planChanged');
-    return err.message || t('error.fallback');
+    return errorMessage(t, err);
   };
 
   const busy = purchase.isPending || redirecting;
@@ -113,13 +115,9 @@ export default function BuyCreditsPage() {
   return (
     <div className="mx-auto max-w-6xl space-y-8 px-4 py-8 sm:py-10">
       <div>
-        <Link
-          to="/account"
-          className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 underline-offset-4 hover:underline"
-        >
-          <ArrowLeft className="size-4" aria-hidden="true" />
+        <IconLink to="/account" icon={ArrowLeft}>
           {t('back')}
-        </Link>
+        </IconLink>
         <h1 className="mt-3 text-2xl font-bold text-slate-900 sm:text-3xl">{t('title')}</h1>
         <p className="mt-1 text-slate-700">{t('subtitle')}</p>
       </div>

@@ -1,7 +1,8 @@
 import { SearchX, Search, Upload } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
+import { pickLanguage } from '#shared/contract/pick-language';
 import type { TPublicWorkflow } from '#shared/contract/workflows';
 import { Button } from '#web/components/ui/button';
 import { Input, Label } from '#web/components/ui/input';
@@ -11,8 +12,21 @@ import { isAdminUser, useMe } from '#web/lib/session';
 import { cn } from '#web/lib/utils';
 import { AnonymousOverlay } from './anonymous-overlay';
 import { usePublicWorkflows } from './api/get-public-workflows';
-import { ALL_CATEGORIES, categoriesOf, filterWorkflows } from './filter-workflows';
+import {
+  ALL_CATEGORIES,
+  CATALOGUE_SORTS,
+  categoriesOf,
+  filterWorkflows,
+  parseSort,
+  sortWorkflows,
+  type CatalogueSort,
+} from './filter-workflows';
 import { WorkflowCard } from './workflow-card';
+
+// The reviews dialog (and the dialog library under it) loads with the first card whose reviews are opened.
+const ReviewsDialog = lazy(() =>
+  import('#web/components/reviews/reviews-dialog').then((m) => ({ default: m.ReviewsDialog })),
+);
 
 const SELECT =
   'block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
@@ -25,14 +39,31 @@ export default function CataloguePage() {
   const workflows = usePublicWorkflows();
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState(ALL_CATEGORIES);
+  // The order lives in the address (?sort=popular), so a shared or reloaded link keeps it.
+  const [params, setParams] = useSearchParams();
+  const sort = parseSort(params.get('sort'));
+  const setSort = (next: CatalogueSort) =>
+    setParams(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        if (next === 'newest') updated.delete('sort');
+        else updated.set('sort', next);
+        return updated;
+      },
+      { replace: true },
+    );
+  const [reviewing, setReviewing] = useState<TPublicWorkflow | null>(null);
+  // Once loaded the dialog stays, closed, so that closing it later animates and gives focus back as before.
+  const [reviewsLoaded, setReviewsLoaded] = useState(false);
+  if (reviewing && !reviewsLoaded) setReviewsLoaded(true);
 
   const all = useMemo(() => workflows.data ?? [], [workflows.data]);
   const categories = useMemo(() => categoriesOf(all, lng), [all, lng]);
   // A category chosen in one language may not exist in the other: fall back to all rather than show nothing.
   const activeCategory = categories.includes(category) ? category : ALL_CATEGORIES;
   const shown = useMemo(
-    () => filterWorkflows(all, { search, category: activeCategory, lng }),
-    [all, search, activeCategory, lng],
+    () => sortWorkflows(filterWorkflows(all, { search, category: activeCategory, lng }), sort),
+    [all, search, activeCategory, lng, sort],
   );
   const anonymous = !sessionPending && !user;
 
@@ -74,7 +105,7 @@ export default function CataloguePage() {
           aria-hidden={anonymous || undefined}
           data-testid="catalogue-grid"
         >
-          <div className="grid gap-4 sm:grid-cols-[1fr_16rem]">
+          <div className="grid gap-4 sm:grid-cols-[1fr_14rem_12rem]">
             <div>
               <Label htmlFor="catalogue-search" className="sr-only">
                 {t('searchLabel')}
@@ -112,6 +143,23 @@ export default function CataloguePage() {
                 ))}
               </select>
             </div>
+            <div>
+              <Label htmlFor="catalogue-sort" className="sr-only">
+                {t('sortLabel')}
+              </Label>
+              <select
+                id="catalogue-sort"
+                className={SELECT}
+                value={sort}
+                onChange={(e) => setSort(parseSort(e.target.value))}
+              >
+                {CATALOGUE_SORTS.map((s) => (
+                  <option key={s} value={s}>
+                    {t(`sort.${s}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
           </div>
 
           {anonymous && !workflows.data ? (
@@ -144,13 +192,22 @@ export default function CataloguePage() {
             <ul className="mt-6 grid gap-5 sm:grid-cols-2 lg:grid-cols-3" aria-label={t('listLabel')}>
               {shown.map((w) => (
                 <li key={w.id}>
-                  <WorkflowCard workflow={w} onExecute={execute} />
+                  <WorkflowCard workflow={w} onExecute={execute} onReviews={setReviewing} />
                 </li>
               ))}
             </ul>
           )}
         </div>
       </div>
+      {reviewsLoaded ? (
+        <Suspense fallback={null}>
+          <ReviewsDialog
+            workflowId={reviewing?.id ?? null}
+            workflowName={reviewing ? pickLanguage(reviewing.name, lng) : ''}
+            onClose={() => setReviewing(null)}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

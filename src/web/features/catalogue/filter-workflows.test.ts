@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { TPublicWorkflow } from '#shared/contract/workflows';
-import { ALL_CATEGORIES, categoriesOf, filterWorkflows } from './filter-workflows';
+import { ALL_CATEGORIES, categoriesOf, filterWorkflows, parseSort, sortWorkflows } from './filter-workflows';
 
-const wf = (id: string, name: [string, string], category: [string, string], description?: [string, string]) =>
+const wf = (
+  id: string,
+  name: [string, string],
+  category: [string, string],
+  description?: [string, string],
+  extra: Partial<Pick<TPublicWorkflow, 'rating' | 'runCount'>> = {},
+) =>
   ({
     id,
     name: { es: name[0], en: name[1] },
@@ -10,6 +16,9 @@ const wf = (id: string, name: [string, string], category: [string, string], desc
     description: description ? { es: description[0], en: description[1] } : null,
     interactionType: 'chatbot',
     creditsPerExecution: 1,
+    rating: { average: null, count: 0 },
+    runCount: 0,
+    ...extra,
   }) satisfies TPublicWorkflow;
 
 const list = [
@@ -46,5 +55,28 @@ describe('filterWorkflows', () => {
     ]);
     expect(ids(filterWorkflows(list, { search: '', category: 'Sales', lng: 'en' }))).toEqual(['1', '3']);
     expect(ids(filterWorkflows(list, { search: 'invoice', category: 'Sales', lng: 'en' }))).toEqual(['3']);
+  });
+});
+
+describe('sortWorkflows', () => {
+  const rated = [
+    wf('a', ['A', 'A'], ['X', 'X'], undefined, { runCount: 3, rating: { average: 4.5, count: 2 } }),
+    wf('b', ['B', 'B'], ['X', 'X'], undefined, { runCount: 9 }),
+    wf('c', ['C', 'C'], ['X', 'X'], undefined, { runCount: 3, rating: { average: 4.5, count: 8 } }),
+    wf('d', ['D', 'D'], ['X', 'X'], undefined, { runCount: 0, rating: { average: 5, count: 1 } }),
+  ];
+
+  it('keeps the server order for newest, and orders by runs or by rating otherwise', () => {
+    expect(ids(sortWorkflows(rated, 'newest'))).toEqual(['a', 'b', 'c', 'd']);
+    expect(ids(sortWorkflows(rated, 'popular'))).toEqual(['b', 'a', 'c', 'd']);
+    expect(ids(sortWorkflows(rated, 'rating'))).toEqual(['d', 'c', 'a', 'b']);
+    expect(ids(rated)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('reads the sort parameter, falling back to newest', () => {
+    expect(parseSort('rating')).toBe('rating');
+    expect(parseSort('popular')).toBe('popular');
+    expect(parseSort(null)).toBe('newest');
+    expect(parseSort('cheapest')).toBe('newest');
   });
 });

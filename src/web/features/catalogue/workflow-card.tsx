@@ -1,10 +1,11 @@
 import { Coins, MessageSquare, Play, ClipboardList } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pickLanguage } from '#shared/contract/common';
+import { pickLanguage } from '#shared/contract/pick-language';
 import type { TPublicWorkflow } from '#shared/contract/workflows';
 import { Badge } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
+import { RatingSummary } from '#web/components/reviews/stars';
 import { Card } from '#web/components/ui/card';
 import { cn } from '#web/lib/utils';
 
@@ -14,11 +15,14 @@ const CLAMP_OVER = 100;
 export function WorkflowCard({
   workflow,
   onExecute,
+  onReviews,
 }: {
   workflow: TPublicWorkflow;
   onExecute(workflow: TPublicWorkflow): void;
+  onReviews(workflow: TPublicWorkflow): void;
 }) {
   const { t, i18n } = useTranslation('catalogue');
+  const { t: tr } = useTranslation('reviews');
   const lng = i18n.resolvedLanguage ?? 'en';
   const [expanded, setExpanded] = useState(false);
   const descriptionId = useId();
@@ -37,6 +41,17 @@ export function WorkflowCard({
         </span>
       </div>
       <h2 className="mt-3 text-lg font-semibold leading-snug text-slate-900">{name}</h2>
+      <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1">
+        <RatingSummary rating={workflow.rating} />
+        <button
+          type="button"
+          className="rounded text-sm font-medium text-brand-700 hover:underline"
+          onClick={() => onReviews(workflow)}
+          aria-label={tr('open', { name, count: workflow.rating.count })}
+        >
+          {tr('openShort')}
+        </button>
+      </div>
       <div className="mt-2 flex-1">
         {description ? (
           <p

@@ -1,17 +1,26 @@
-import { Bot, Loader2, Send, User } from 'lucide-react';
+import { Bot, Loader2, Send, Square, User } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '#web/components/ui/button';
 import { Textarea } from '#web/components/ui/input';
-import { toast } from '#web/components/ui/toast';
+import { MarkdownText } from '#web/components/ui/markdown';
+import { toast, useToastClearance } from '#web/components/ui/toast';
 import { currentLanguage } from '#web/i18n';
 import { cn } from '#web/lib/utils';
-import { useSendChatMessage } from './api/send-chat-message';
-import { type ChatTurn, messageLimitOf, readAssistantReply } from './lib/chat-transcript';
+import { streamChatReply } from './api/stream-chat-reply';
+import {
+  type ChatTurn,
+  conversationLimitOf,
+  messageLimitOf,
+  readAssistantReply,
+  REMAINING_SHOWN_FROM,
+} from './lib/chat-transcript';
+import { errorMessage } from '#web/lib/error-key';
 
 /** A short pause between the completion marker and sending the conversation, so the last reply is read. */
 const FINISH_DELAY_MS = 2000;
 const INPUT_ID = 'chat-input';
+const REMAINING_ID = 'chat-remaining';
 
 export function ChatScreen({
   workflowId,
@@ -31,11 +40,20 @@ export function ChatScreen({
   canRetryFinish: boolean;
 }) {
   const { t } = useTranslation('execute');
-  const send = useSendChatMessage();
+  // The reply being written: null when none is; '' until its first words arrive.
+  const [streaming, setStreaming] = useState<string | null>(null);
+  const pending = streaming !== null;
+  const stopper = useRef<AbortController | null>(null);
+  // What screen readers hear: each finished reply once, not every word as it arrives.
+  const [announcement, setAnnouncement] = useState('');
   const [turns, setTurns] = useState<ChatTurn[]>(() => [{ role: 'assistant', content: welcome }]);
   const [draft, setDraft] = useState('');
   const [done, setDone] = useState(false);
+  // Messages the run still allows, as the server last said; unknown until the first reply.
+  const [remaining, setRemaining] = useState<number | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
+  const composerRef = useRef<HTMLFormElement>(null);
+  useToastClearance(composerRef);
   // The latest callback, read by the delayed finish without restarting its timer.
   const latest = useRef(onFinish);
   useEffect(() => {
@@ -44,11 +62,14 @@ export function ChatScreen({
 
   useEffect(() => {
     endRef.current?.scrollIntoView?.({ block: 'end' });
-  }, [turns, send.isPending]);
+  }, [turns, streaming]);
 
   useEffect(() => {
-    if (!send.isPending && !done) document.getElementById(INPUT_ID)?.focus();
-  }, [send.isPending, done]);
+    if (!pending && !done) document.getElementById(INPUT_ID)?.focus();
+  }, [pending, done]);
+
+  // Leaving the screen mid-reply stops it: nobody is there to read it.
+  useEffect(() => () => stopper.current?.abort(), []);
 
   useEffect(() => {
     if (!done) return;
@@ -56,44 +77,65 @@ export function ChatScreen({
     return () => window.clearTimeout(timer);
   }, [done]);
 
-  const locked = send.isPending || done;
+  const locked = pending || done;
+  const countdown = !done && remaining !== null && remaining > 0 && remaining <= REMAINING_SHOWN_FROM;
 
-  const submit = (e?: FormEvent) => {
+  const submit = async (e?: FormEvent) => {
     e?.preventDefault();
     const content = draft.trim();
     if (!content || locked) return;
     setTurns((current) => [...current, { role: 'user', content }]);
     setDraft('');
-    send.mutate(
-      // Only the new message: the server keeps the conversation and reads nothing else.
-      { workflowId, executionId, messages: [{ role: 'user', content }], language: currentLanguage() },
-      {
-        onSuccess: ({ content: reply }) => {
-          const { done: finished, text } = readAssistantReply(reply, t('chat.thanks'));
-          setTurns((current) => [...current, { role: 'assistant', content: text }]);
-          if (finished) setDone(true);
-        },
-        onError: (err) => {
-          const limit = messageLimitOf(err);
-          toast({
-            title: t('chat.errorTitle'),
-            description:
-              limit !== null ? t('chat.tooLong', { limit }) : err.message || t('chat.errorFallback'),
-            variant: 'destructive',
-          });
-          setTurns((current) => [...current, { role: 'assistant', content: t('chat.apology') }]);
-          // The server kept nothing of an unanswered message: give it back to send again (or shorten).
-          setDraft((current) => current || content);
-        },
-      },
-    );
+    setStreaming('');
+    const stop = new AbortController();
+    stopper.current = stop;
+    try {
+      const reply = await streamChatReply(
+        // Only the new message: the server keeps the conversation and reads nothing else.
+        { workflowId, executionId, messages: [{ role: 'user', content }], language: currentLanguage() },
+        { signal: stop.signal, onText: (text) => setStreaming((current) => (current ?? '') + text) },
+      );
+      const { done: finished, text } = readAssistantReply(reply.content, t('chat.thanks'));
+      setTurns((current) => [...current, { role: 'assistant', content: text }]);
+      setAnnouncement(t('chat.replyReady', { text }));
+      setRemaining(reply.remaining);
+      if (finished) setDone(true);
+    } catch (err) {
+      if (stop.signal.aborted) {
+        // The server kept nothing of a stopped reply: the message goes back to the box, to send again.
+        setTurns((current) => [...current, { role: 'assistant', content: t('chat.stopped') }]);
+        setAnnouncement(t('chat.stopped'));
+        setDraft((current) => current || content);
+        return;
+      }
+      // The allowance was already used up (another tab, a reload): nothing more can be said, so the run
+      // goes to the workflow with the conversation the server kept rather than stopping here.
+      if (conversationLimitOf(err) !== null) {
+        setTurns((current) => [...current, { role: 'assistant', content: t('chat.limitReached') }]);
+        setRemaining(0);
+        setDone(true);
+        return;
+      }
+      const limit = messageLimitOf(err);
+      toast({
+        title: t('chat.errorTitle'),
+        description: limit !== null ? t('chat.tooLong', { limit }) : errorMessage(t, err),
+        variant: 'destructive',
+      });
+      setTurns((current) => [...current, { role: 'assistant', content: t('chat.apology') }]);
+      // The server kept nothing of an unanswered message: give it back to send again (or shorten).
+      setDraft((current) => current || content);
+    } finally {
+      if (stopper.current === stop) stopper.current = null;
+      setStreaming(null);
+    }
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     // Enter sends; Shift+Enter (and Enter while an input method composes a word) breaks the line.
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
-      submit();
+      void submit();
     }
   };
 
@@ -113,17 +155,21 @@ export function ChatScreen({
           <p className="text-xs text-slate-700">{t('chat.subtitle')}</p>
         </div>
       </header>
+      {/* The log is not read out itself: a reply arrives word by word, and is announced once when whole. */}
       <div
         role="log"
-        aria-live="polite"
+        aria-live="off"
         aria-label={t('chat.logLabel')}
+        // A long conversation scrolls: keyboard users reach it to scroll it back.
+        tabIndex={0}
         className="flex-1 space-y-4 overflow-y-auto bg-slate-50 px-4 py-5 sm:border-x sm:border-slate-200"
       >
         {turns.map((turn, i) => (
           <Bubble key={i} turn={turn} />
         ))}
-        {send.isPending ? (
-          <div className="flex items-center gap-2 text-sm text-slate-700" role="status">
+        {streaming ? <Bubble turn={{ role: 'assistant', content: streaming }} writing /> : null}
+        {streaming === '' ? (
+          <div className="flex items-center gap-2 text-sm text-slate-700">
             <Loader2 className="size-4 animate-spin" aria-hidden="true" />
             {t('chat.typing')}
           </div>
@@ -142,8 +188,13 @@ export function ChatScreen({
         ) : null}
         <div ref={endRef} />
       </div>
+      <div className="sr-only" role="status" aria-live="polite" data-testid="chat-announcement">
+        {announcement}
+      </div>
       <form
-        onSubmit={submit}
+        ref={composerRef}
+        data-testid="chat-composer"
+        onSubmit={(e) => void submit(e)}
         className="flex items-end gap-2 border-t border-slate-200 bg-white p-3 sm:rounded-b-2xl sm:border"
       >
         <label htmlFor={INPUT_ID} className="sr-only">
@@ -158,28 +209,57 @@ export function ChatScreen({
           onKeyDown={onKeyDown}
           placeholder={done ? t('chat.ended') : t('chat.placeholder')}
           className="max-h-40 min-h-11 resize-none"
+          {...(countdown ? { 'aria-describedby': REMAINING_ID } : {})}
         />
-        <Button
-          type="submit"
-          disabled={locked || !draft.trim()}
-          className="h-11 shrink-0"
-          aria-label={t('chat.send')}
-        >
-          <Send className="size-4" aria-hidden="true" />
-          <span className="hidden sm:inline">{t('chat.send')}</span>
-        </Button>
+        {/* Keyed apart: were the Stop button's element reused as Send, the click that stops the reply would
+            go on to submit the form (its default action runs after the re-render) and send the message again. */}
+        {pending ? (
+          <Button
+            key="stop"
+            type="button"
+            variant="secondary"
+            onClick={() => stopper.current?.abort()}
+            className="h-11 shrink-0"
+            aria-label={t('chat.stop')}
+          >
+            <Square className="size-4" aria-hidden="true" />
+            <span className="hidden sm:inline">{t('chat.stop')}</span>
+          </Button>
+        ) : (
+          <Button
+            key="send"
+            type="submit"
+            disabled={locked || !draft.trim()}
+            className="h-11 shrink-0"
+            aria-label={t('chat.send')}
+          >
+            <Send className="size-4" aria-hidden="true" />
+            <span className="hidden sm:inline">{t('chat.send')}</span>
+          </Button>
+        )}
       </form>
-      <p className="px-4 pb-2 pt-1 text-center text-xs text-slate-700 sm:px-0">{t('chat.hint')}</p>
+      <p className="px-4 pb-2 pt-1 text-center text-xs text-slate-700 sm:px-0">
+        {countdown ? (
+          <span id={REMAINING_ID} data-testid="chat-remaining" className="mr-2 font-semibold text-amber-900">
+            {remaining === 1 ? t('chat.lastMessage') : t('chat.remaining', { count: remaining ?? 0 })}
+          </span>
+        ) : null}
+        {t('chat.hint')}
+      </p>
     </section>
   );
 }
 
-function Bubble({ turn }: { turn: ChatTurn }) {
+function Bubble({ turn, writing = false }: { turn: ChatTurn; writing?: boolean }) {
   const { t } = useTranslation('execute');
   const mine = turn.role === 'user';
   const Icon = mine ? User : Bot;
   return (
-    <div className={cn('flex items-end gap-2', mine && 'flex-row-reverse')} data-role={turn.role}>
+    <div
+      className={cn('flex items-end gap-2', mine && 'flex-row-reverse')}
+      data-role={turn.role}
+      {...(writing ? { 'data-streaming': 'true' } : {})}
+    >
       <span
         className={cn(
           'flex size-8 shrink-0 items-center justify-center rounded-full',
@@ -191,12 +271,15 @@ function Bubble({ turn }: { turn: ChatTurn }) {
       </span>
       <div
         className={cn(
-          'max-w-[80%] whitespace-pre-wrap break-words rounded-2xl px-4 py-2.5 text-sm leading-6 shadow-sm',
-          mine ? 'rounded-br-sm bg-brand-600 text-white' : 'rounded-bl-sm bg-white text-slate-900',
+          'max-w-[80%] break-words rounded-2xl px-4 py-2.5 text-sm leading-6 shadow-sm',
+          mine
+            ? 'whitespace-pre-wrap rounded-br-sm bg-brand-600 text-white'
+            : 'rounded-bl-sm bg-white text-slate-900',
         )}
       >
         <span className="sr-only">{mine ? t('chat.you') : t('chat.assistant')}: </span>
-        {turn.content}
+        {/* The assistant's words may carry Markdown (lists in a summary); the person's are shown as typed. */}
+        {mine ? turn.content : <MarkdownText>{turn.content}</MarkdownText>}
       </div>
     </div>
   );

@@ -1,11 +1,11 @@
-import { ArrowLeft, FileQuestion, MailWarning, ShieldCheck, TriangleAlert } from 'lucide-react';
+import { MailWarning, ShieldCheck, TriangleAlert } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import { pickLanguage } from '#shared/contract/common';
 import type { TPublicWorkflowDetail } from '#shared/contract/workflows';
 import { ResendVerificationButton } from '#web/components/resend-verification-button';
-import { Button } from '#web/components/ui/button';
+import { BackButton } from '#web/components/ui/link-button';
 import { Spinner } from '#web/components/ui/spinner';
 import { toast } from '#web/components/ui/toast';
 import { currentLanguage } from '#web/i18n';
@@ -17,13 +17,15 @@ import { usePublicWorkflow } from './api/get-public-workflow';
 import { useStartExecution } from './api/start-execution';
 import { ChatScreen } from './chat-screen';
 import { InsufficientCreditsDialog } from './insufficient-credits-dialog';
-import type { RunResponse } from './lib/chat-transcript';
+import type { SurveyResponse } from './lib/survey-answers';
+import { prefillAnswers, prefillFromState } from './lib/prefill';
 import { runInterfaceOf } from './lib/run-interface';
 import { ProgressScreen } from './progress-screen';
 import { ResultScreen } from './result-screen';
-import { StatePanel } from './state-panel';
+import { NotShownPanel, StatePanel } from './state-panel';
 import { SurveyForm } from './survey-form';
 import { useFollowExecution } from './use-follow-execution';
+import { errorMessage } from '#web/lib/error-key';
 
 type StartProblem =
   | { kind: 'credits'; required: number; balance: number | null }
@@ -44,6 +46,8 @@ export default function ExecutePage() {
   const { t, i18n } = useTranslation('execute');
   const lng = i18n.resolvedLanguage ?? 'en';
   const workflow = usePublicWorkflow(id);
+  // "Run again with these answers" on a run's page arrives with that run's answers in the navigation state.
+  const prefill = prefillFromState(useLocation().state);
   const { data: me } = useMe();
   const { mutate: startRun } = useStartExecution();
   const [executionId, setExecutionId] = useState<string | null>(null);
@@ -76,7 +80,7 @@ export default function ExecutePage() {
             setProblem({ kind: 'unverified' });
             return;
           }
-          const message = err.message || t('start.fallback');
+          const message = errorMessage(t, err);
           setProblem({ kind: 'error', message });
           toast({ title: t('start.errorTitle'), description: message, variant: 'destructive' });
         },
@@ -84,28 +88,15 @@ export default function ExecutePage() {
     );
   }, [detail, runInterface, startRun, t]);
 
-  const back = (
-    <Button asChild variant="secondary">
-      <Link to="/workflows">
-        <ArrowLeft className="size-4" aria-hidden="true" />
-        {t('backToWorkflows')}
-      </Link>
-    </Button>
-  );
+  const back = <BackButton to="/workflows">{t('backToWorkflows')}</BackButton>;
 
   if (workflow.isPending) return <Spinner label={t('loading')} className="min-h-[60vh]" />;
   if (!detail) {
-    const notFound = !(workflow.error instanceof ApiError) || workflow.error.status === 404;
-    return (
-      <StatePanel
-        tone="danger"
-        icon={<FileQuestion className="size-7" aria-hidden="true" />}
-        title={notFound ? t('notFound.title') : t('fetchError.title')}
-        actions={back}
-      >
-        {notFound ? t('notFound.body') : t('fetchError.body')}
-      </StatePanel>
-    );
+    // A malformed id is refused as a bad request before any lookup: for the person it is a missing workflow
+    // all the same, and waiting would not help.
+    const notFound =
+      !(workflow.error instanceof ApiError) || workflow.error.status === 404 || workflow.error.status === 400;
+    return <NotShownPanel texts={notFound ? 'notFound' : 'fetchError'} actions={back} />;
   }
 
   const title = pickLanguage(detail.name, lng);
@@ -171,7 +162,7 @@ export default function ExecutePage() {
 
   if (run && hasEnded(run)) return <ResultScreen run={run} title={title} />;
 
-  const finish = (responses: RunResponse[]) => {
+  const finish = (responses: SurveyResponse[]) => {
     setSubmitted(true);
     complete.mutate(
       { responses },
@@ -180,7 +171,7 @@ export default function ExecutePage() {
           setSubmitted(false);
           toast({
             title: runInterface === 'survey' ? t('complete.surveyError') : t('complete.chatError'),
-            description: err.message || t('complete.fallback'),
+            description: errorMessage(t, err),
             variant: 'destructive',
           });
         },
@@ -201,11 +192,14 @@ export default function ExecutePage() {
       />
     ) : (
       <SurveyForm
+        executionId={executionId}
         title={title}
         description={pickLanguage(detail.description, lng)}
         questions={detail.surveyQuestions}
         submitting={submitted}
         onSubmit={finish}
+        initial={prefill ? prefillAnswers(detail.surveyQuestions, prefill) : undefined}
+        notice={prefill ? t('survey.prefilled') : undefined}
       />
     );
 

@@ -1,8 +1,9 @@
-import { ArrowLeft, CheckCircle2, RotateCcw, XCircle } from 'lucide-react';
+import { CheckCircle2, RotateCcw, XCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import type { TExecution } from '#shared/contract/executions';
+import { ReviewsPanel } from '#web/components/reviews/reviews-panel';
 import { Button } from '#web/components/ui/button';
+import { BackButton } from '#web/components/ui/link-button';
 import { cn } from '#web/lib/utils';
 import { ResultOutput } from './result-output';
 
@@ -61,18 +62,19 @@ export function ResultScreen({ run, title }: { run: TExecution; title: string })
           <ResultOutput run={run} />
         </div>
         <div className="mt-8 flex flex-col-reverse gap-3 border-t border-slate-100 pt-6 sm:flex-row sm:justify-center">
-          <Button asChild variant="secondary">
-            <Link to="/workflows">
-              <ArrowLeft className="size-4" aria-hidden="true" />
-              {t('result.back')}
-            </Link>
-          </Button>
+          <BackButton to="/workflows">{t('result.back')}</BackButton>
           <Button onClick={() => window.location.reload()}>
             <RotateCcw className="size-4" aria-hidden="true" />
             {t('result.again')}
           </Button>
         </div>
       </div>
+      {/* A completed run is when the person can judge the workflow: rate it here, and read the others. */}
+      {ok && run.workflowId ? (
+        <div className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+          <ReviewsPanel workflowId={run.workflowId} />
+        </div>
+      ) : null}
     </div>
   );
 }

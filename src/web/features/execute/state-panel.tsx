@@ -1,4 +1,6 @@
+import { FileQuestion } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { cn } from '#web/lib/utils';
 
 const TONES = {
@@ -37,5 +39,23 @@ export function StatePanel({
         ) : null}
       </div>
     </div>
+  );
+}
+
+/**
+ * The page's workflow or run cannot be shown: `texts` names the execute texts of the case (its `.title` and
+ * `.body`): missing, or failed to load.
+ */
+export function NotShownPanel({ texts, actions }: { texts: string; actions: ReactNode }) {
+  const { t } = useTranslation('execute');
+  return (
+    <StatePanel
+      tone="danger"
+      icon={<FileQuestion className="size-7" aria-hidden="true" />}
+      title={t(`${texts}.title`)}
+      actions={actions}
+    >
+      {t(`${texts}.body`)}
+    </StatePanel>
   );
 }

@@ -1,17 +1,21 @@
 import { ClipboardList, Send } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pickLanguage } from '#shared/contract/common';
-import type { TSurveyQuestion } from '#shared/contract/workflows';
+import { optionText, type TSurveyQuestion } from '#shared/contract/workflows';
 import { Button } from '#web/components/ui/button';
 import { Input, Textarea } from '#web/components/ui/input';
+import { useToastClearance } from '#web/components/ui/toast';
 import { cn } from '#web/lib/utils';
-import type { RunResponse } from './lib/chat-transcript';
+import { FileAnswerField } from './file-answer-field';
 import {
   initialAnswers,
   isRequired,
+  isUploadedFile,
   missingAnswers,
+  type SurveyAnswer,
   type SurveyAnswers,
+  type SurveyResponse,
   surveyResponses,
   toggleOption,
 } from './lib/survey-answers';
@@ -26,25 +30,36 @@ const fieldId = (q: TSurveyQuestion) => `survey-${q.id}`;
 const errorId = (q: TSurveyQuestion) => `survey-${q.id}-error`;
 
 export function SurveyForm({
+  executionId,
   title,
   description,
   questions,
   submitting,
   onSubmit,
+  initial,
+  notice,
 }: {
+  /** The pending run: file answers are uploaded to it before the answers are sent. */
+  executionId: string;
   title: string;
   description: string;
   questions: TSurveyQuestion[];
   submitting: boolean;
-  onSubmit(responses: RunResponse[]): void;
+  onSubmit(responses: SurveyResponse[]): void;
+  /** Starting answers (a run again with an earlier run's answers); missing ones start empty. */
+  initial?: SurveyAnswers;
+  /** A line above the questions saying where the starting answers came from. */
+  notice?: string;
 }) {
   const { t, i18n } = useTranslation('execute');
   const lng = i18n.resolvedLanguage ?? 'en';
-  const [answers, setAnswers] = useState<SurveyAnswers>(() => initialAnswers(questions));
+  const [answers, setAnswers] = useState<SurveyAnswers>(() => ({ ...initialAnswers(questions), ...initial }));
   const [missing, setMissing] = useState<string[]>([]);
+  const submitRow = useRef<HTMLDivElement>(null);
+  useToastClearance(submitRow);
   const text = (q: TSurveyQuestion) => pickLanguage(q.question, lng);
 
-  const setAnswer = (id: string, value: string | string[]) => {
+  const setAnswer = (id: string, value: SurveyAnswer) => {
     setAnswers((a) => ({ ...a, [id]: value }));
     setMissing((m) => m.filter((x) => x !== id));
   };
@@ -57,7 +72,7 @@ export function SurveyForm({
       document.getElementById(`survey-${gaps[0]}`)?.focus();
       return;
     }
-    onSubmit(surveyResponses(questions, answers, text));
+    onSubmit(surveyResponses(questions, answers, text, lng));
   };
 
   return (
@@ -82,6 +97,14 @@ export function SurveyForm({
           </span>{' '}
           {t('survey.requiredNote')}
         </p>
+        {notice ? (
+          <p
+            className="rounded-lg bg-sky-50 px-4 py-3 text-sm text-sky-900"
+            data-testid="survey-prefill-notice"
+          >
+            {notice}
+          </p>
+        ) : null}
         {missing.length > 0 ? (
           <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
             {t('survey.missingSummary', { count: missing.length })}
@@ -90,6 +113,7 @@ export function SurveyForm({
         {questions.map((q, index) => (
           <QuestionField
             key={q.id}
+            executionId={executionId}
             index={index}
             question={q}
             text={text(q)}
@@ -98,7 +122,7 @@ export function SurveyForm({
             onChange={(value) => setAnswer(q.id, value)}
           />
         ))}
-        <div className="flex justify-end border-t border-slate-100 pt-6">
+        <div ref={submitRow} className="flex justify-end border-t border-slate-100 pt-6">
           <Button type="submit" size="lg" disabled={submitting} className="w-full sm:w-auto">
             <Send className="size-4" aria-hidden="true" />
             {submitting ? t('survey.submitting') : t('survey.submit')}
@@ -110,6 +134,7 @@ export function SurveyForm({
 }
 
 function QuestionField({
+  executionId,
   question: q,
   index,
   text,
@@ -117,14 +142,16 @@ function QuestionField({
   invalid,
   onChange,
 }: {
+  executionId: string;
   question: TSurveyQuestion;
   index: number;
   text: string;
-  value: string | string[];
+  value: SurveyAnswer;
   invalid: boolean;
-  onChange(value: string | string[]): void;
+  onChange(value: SurveyAnswer): void;
 }) {
-  const { t } = useTranslation('execute');
+  const { t, i18n } = useTranslation('execute');
+  const lng = i18n.resolvedLanguage ?? 'en';
   const required = isRequired(q);
   const described = invalid ? { 'aria-describedby': errorId(q), 'aria-invalid': true } : {};
   const label = (
@@ -146,6 +173,23 @@ function QuestionField({
     </p>
   ) : null;
 
+  if (q.type === 'file') {
+    return (
+      <FileAnswerField
+        executionId={executionId}
+        question={q}
+        inputId={fieldId(q)}
+        hintId={`survey-${q.id}-hint`}
+        label={label}
+        value={isUploadedFile(value) ? value : null}
+        invalid={invalid}
+        invalidMessage={t('file.missing')}
+        // An empty string is the form's "no answer", as for the other types.
+        onChange={(file) => onChange(file ?? '')}
+      />
+    );
+  }
+
   if (q.type === 'checkbox') {
     const chosen = Array.isArray(value) ? value : [];
     return (
@@ -165,7 +209,7 @@ function QuestionField({
                 checked={chosen.includes(option)}
                 onChange={() => onChange(toggleOption(q.options, chosen, option))}
               />
-              {option}
+              {optionText(q, option, lng)}
             </label>
           ))}
         </div>
@@ -202,7 +246,7 @@ function QuestionField({
           <option value="">{t('survey.choose')}</option>
           {q.options.map((option) => (
             <option key={option} value={option}>
-              {option}
+              {optionText(q, option, lng)}
             </option>
           ))}
         </select>

@@ -5,10 +5,14 @@ import { executionQuery, hasEnded, useExecution } from './api/get-execution';
 import { queryKeys } from '#web/lib/query-keys';
 
 const POLL_MS = 1500;
+/** Reconnections in a row that bring no answer before the stream is given up for polling. */
+const MAX_RECONNECTS = 3;
 
 /**
- * Follows a run until it ends: the server's event stream pushes each change; if the stream cannot be opened
- * or breaks, the run is polled instead. When it ends, the history and the balance (a refund) are refreshed.
+ * Follows a run until it ends: the server's event stream pushes each change. A dropped stream reconnects by
+ * itself and resumes where it was (EventSource sends the last event's id, and the server sends only what is
+ * new); if the stream is refused (too many open, the run gone) or keeps failing, the run is polled instead.
+ * When it ends, the history and the balance (a refund) are refreshed.
  */
 export function useFollowExecution(executionId: string | null, active: boolean): TExecution | undefined {
   const queryClient = useQueryClient();
@@ -34,9 +38,17 @@ export function useFollowExecution(executionId: string | null, active: boolean):
     // The server names its events `execution`; unnamed ones are read the same way.
     source.addEventListener('execution', onRun);
     source.onmessage = onRun;
+    let failures = 0;
+    source.onopen = () => {
+      failures = 0;
+    };
     source.onerror = () => {
-      source.close();
-      setStreamBroken(true);
+      // CONNECTING: EventSource is reconnecting by itself. CLOSED: the server refused the stream for good.
+      failures += 1;
+      if (source.readyState === EventSource.CLOSED || failures > MAX_RECONNECTS) {
+        source.close();
+        setStreamBroken(true);
+      }
     };
     return () => source.close();
   }, [active, executionId, ended, streamBroken, queryClient]);

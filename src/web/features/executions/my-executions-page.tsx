@@ -6,8 +6,8 @@ import type { TExecution } from '#shared/contract/executions';
 import { Button } from '#web/components/ui/button';
 import { DataTable, type Column } from '#web/components/ui/data-table';
 import { RunStatusBadge } from '#web/components/ui/run-status-badge';
+import { formatDate } from '#web/lib/format';
 import { useExecutions } from './api/get-executions';
-import { formatRunDate } from './format-run-date';
 import { ResultCell } from './result-cell';
 
 export default function MyExecutionsPage() {
@@ -19,8 +19,10 @@ export default function MyExecutionsPage() {
     {
       id: 'workflow',
       header: t('columns.workflow'),
-      className: 'w-[30%] truncate',
-      cell: (run) => <WorkflowName name={run.workflowName ? pickLanguage(run.workflowName, lng) : null} />,
+      className: 'w-[28%] truncate',
+      cell: (run) => (
+        <WorkflowName runId={run.id} name={run.workflowName ? pickLanguage(run.workflowName, lng) : null} />
+      ),
     },
     {
       id: 'status',
@@ -38,14 +40,14 @@ export default function MyExecutionsPage() {
     {
       id: 'credits',
       header: t('columns.credits'),
-      className: 'w-[10%] text-right tabular-nums text-slate-900',
-      cell: (run) => run.creditsUsed,
+      className: 'w-[13%] whitespace-nowrap text-right tabular-nums text-slate-900',
+      cell: (run) => <Credits run={run} />,
     },
     {
       id: 'date',
       header: t('columns.date'),
-      className: 'w-[22%] text-slate-700',
-      cell: (run) => formatRunDate(run.createdAt, lng) ?? t('dateUnavailable'),
+      className: 'w-[21%] text-slate-700',
+      cell: (run) => formatDate(run.createdAt, { language: lng }) ?? t('dateUnavailable'),
     },
   ];
 
@@ -85,11 +87,28 @@ export default function MyExecutionsPage() {
   );
 }
 
-function WorkflowName({ name }: { name: string | null }) {
+/** The row's way to its run page: the workflow's name (or the deleted label) links there. */
+function WorkflowName({ runId, name }: { runId: string; name: string | null }) {
   const { t } = useTranslation('executions');
-  return name ? (
-    <span className="font-medium text-slate-900">{name}</span>
-  ) : (
-    <span className="italic text-slate-700">{t('workflowDeleted')}</span>
+  return (
+    <Link
+      to={`/my-workflows/${runId}`}
+      className="rounded font-medium text-brand-700 underline-offset-2 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
+      data-testid="execution-link"
+    >
+      {name ?? <span className="italic">{t('workflowDeleted')}</span>}
+      <span className="sr-only"> {t('openRun')}</span>
+    </Link>
+  );
+}
+
+/** A refunded run's charge came back: say so instead of showing it as spent. */
+function Credits({ run }: { run: TExecution }) {
+  const { t } = useTranslation('executions');
+  if (run.creditsRefunded <= 0) return run.creditsUsed;
+  return (
+    <span className="text-sky-800" data-testid="execution-refunded">
+      {t('creditsRefunded', { count: run.creditsUsed })}
+    </span>
   );
 }

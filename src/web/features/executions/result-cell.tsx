@@ -1,4 +1,4 @@
-import { Download } from 'lucide-react';
+import { Download, FileX } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { TExecution } from '#shared/contract/executions';
 import { resultDownloadUrl } from '#web/components/ui/file-meta';
@@ -19,7 +19,16 @@ export function ResultCell({ run }: { run: TExecution }) {
           {run.outputFilename}
         </span>
       ) : null}
-      {href ? (
+      {run.fileExpired ? (
+        <span
+          className="inline-flex items-center gap-1 text-sm text-slate-700"
+          title={t('fileExpiredHint')}
+          data-testid="result-file-expired"
+        >
+          <FileX className="size-3.5" aria-hidden="true" />
+          {t('fileExpired')}
+        </span>
+      ) : href ? (
         <a
           href={href}
           download={external ? undefined : (run.outputFilename ?? true)}

@@ -1,8 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { TWorkflowInput } from '#shared/contract/workflows.js';
-import { adminAuditLogs, userProfiles } from '#server/db/schema.js';
+import { adminAuditLogs } from '#server/db/schema.js';
 import type { TestApp } from '#server/test/harness.js';
-import { TEST_ADMIN } from '#server/test/harness.js';
 
 /** A valid chatbot form for the create page, owned by `userId`. */
 export function chatbotInput(userId: string, overrides: Partial<TWorkflowInput> = {}): TWorkflowInput {
@@ -21,15 +20,6 @@ export function chatbotInput(userId: string, overrides: Partial<TWorkflowInput> 
     surveyQuestions: [],
     ...overrides,
   };
-}
-
-export async function testAdminId(t: TestApp): Promise<string> {
-  const [row] = await t.database.db
-    .select({ id: userProfiles.id })
-    .from(userProfiles)
-    .where(eq(userProfiles.email, TEST_ADMIN.email));
-  if (!row) throw new Error('the test admin is missing');
-  return row.id;
 }
 
 export async function auditRowsFor(t: TestApp, targetId: string) {

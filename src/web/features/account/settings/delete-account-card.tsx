@@ -18,12 +18,7 @@ export function DeleteAccountCard({ credits }: { credits: number }) {
   const { t } = useTranslation('account');
   const [open, setOpen] = useState(false);
   return (
-    <SettingsCard
-      id="settings-delete"
-      danger
-      title={t('settings.delete.title')}
-      description={t('settings.delete.description')}
-    >
+    <SettingsCard section="delete" danger>
       <div>
         <Button variant="destructive" onClick={() => setOpen(true)}>
           <Trash2 className="size-4" aria-hidden="true" />

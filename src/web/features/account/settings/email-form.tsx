@@ -1,5 +1,5 @@
 import { MailCheck } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TSessionUser } from '#shared/contract/auth';
 import { EmailField, PasswordField } from '#web/components/form-fields';
@@ -24,8 +24,7 @@ export function EmailForm({ user }: { user: TSessionUser }) {
   const [pending, setPending] = useState<string | null>(null);
   const [errors, setErrors] = useState<Partial<Record<Field | 'form', string>>>({});
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     const address = newEmail.trim();
     const found: typeof errors = {};
     if (!/^[^\s@]+@[^\s@]+$/.test(address)) found.newEmail = t('settings.email.invalid');
@@ -61,9 +60,7 @@ export function EmailForm({ user }: { user: TSessionUser }) {
 
   return (
     <SettingsFormCard
-      id="settings-email"
-      title={t('settings.email.title')}
-      description={t('settings.email.description')}
+      section="email"
       intro={
         <>
           <CurrentAddress user={user} />
@@ -84,7 +81,6 @@ export function EmailForm({ user }: { user: TSessionUser }) {
       onSubmit={submit}
       formError={errors.form}
       pending={change.isPending}
-      submitLabel={t('settings.email.submit')}
     >
       <EmailField
         id="settings-new-email"

@@ -9,11 +9,7 @@ export const ACCOUNT_EXPORT_URL = '/api/account/export';
 export function ExportCard() {
   const { t } = useTranslation('account');
   return (
-    <SettingsCard
-      id="settings-export"
-      title={t('settings.export.title')}
-      description={t('settings.export.description')}
-    >
+    <SettingsCard section="export">
       <div className="mt-auto">
         <Button asChild variant="secondary">
           <a href={ACCOUNT_EXPORT_URL} download>

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MIN } from '#shared/contract/limits';
 import { PasswordField } from '#web/components/form-fields';
@@ -17,8 +17,7 @@ export function PasswordForm() {
   const [newPassword, setNewPassword] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field | 'form', string>>>({});
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     const found: typeof errors = {};
     if (!currentPassword) found.currentPassword = t('settings.password.currentRequired');
     if (newPassword.length < PASSWORD_MIN)
@@ -48,15 +47,7 @@ export function PasswordForm() {
   };
 
   return (
-    <SettingsFormCard
-      id="settings-password"
-      title={t('settings.password.title')}
-      description={t('settings.password.description')}
-      onSubmit={submit}
-      formError={errors.form}
-      pending={change.isPending}
-      submitLabel={t('settings.password.submit')}
-    >
+    <SettingsFormCard section="password" onSubmit={submit} formError={errors.form} pending={change.isPending}>
       <PasswordField
         kind="current"
         id="settings-current-password"

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TSessionUser } from '#shared/contract/auth';
 import { LANGUAGES, type TLanguage } from '#shared/contract/common';
@@ -21,8 +21,7 @@ export function ProfileForm({ user }: { user: TSessionUser }) {
   const [language, setLanguage] = useState<TLanguage>(user.language);
   const [errors, setErrors] = useState<{ fullName?: string; form?: string }>({});
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     const name = fullName.trim();
     if (!name) {
       setErrors({ fullName: t('settings.profile.nameRequired') });
@@ -49,15 +48,7 @@ export function ProfileForm({ user }: { user: TSessionUser }) {
   };
 
   return (
-    <SettingsFormCard
-      id="settings-profile"
-      title={t('settings.profile.title')}
-      description={t('settings.profile.description')}
-      onSubmit={submit}
-      formError={errors.form}
-      pending={update.isPending}
-      submitLabel={t('settings.profile.submit')}
-    >
+    <SettingsFormCard section="profile" onSubmit={submit} formError={errors.form} pending={update.isPending}>
       <FullNameField
         id="settings-name"
         label={t('settings.profile.name')}

@@ -22,11 +22,7 @@ export function SessionsCard() {
         toast({ title: t('settings.sessions.error'), description: t(errorKey(err)), variant: 'destructive' }),
     });
   return (
-    <SettingsCard
-      id="settings-sessions"
-      title={t('settings.sessions.title')}
-      description={t('settings.sessions.description')}
-    >
+    <SettingsCard section="sessions">
       <div className="mt-auto">
         <Button
           variant="secondary"

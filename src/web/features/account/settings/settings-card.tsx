@@ -5,22 +5,25 @@ import { Card } from '#web/components/ui/card';
 import { FormError } from '#web/components/ui/form-field';
 import { cn } from '#web/lib/utils';
 
+/** The settings' blocks; each one's texts are `settings.<section>.title` and `.description` (account). */
+export type SettingsSection = 'profile' | 'password' | 'email' | 'sessions' | 'export' | 'delete';
+
 /** One block of the settings: a titled card, optionally in the danger style. */
 export function SettingsCard({
-  id,
-  title,
-  description,
+  section,
   children,
   danger,
   className,
 }: {
-  id: string;
-  title: string;
-  description?: ReactNode;
+  section: SettingsSection;
   children: ReactNode;
   danger?: boolean;
   className?: string;
 }) {
+  const { t } = useTranslation('account');
+  const id = `settings-${section}`;
+  const title = t(`settings.${section}.title`);
+  const description = t(`settings.${section}.description`);
   return (
     <Card
       role="group"
@@ -34,47 +37,49 @@ export function SettingsCard({
       >
         {title}
       </h3>
-      {description ? <p className="mt-1 text-sm text-slate-700">{description}</p> : null}
+      <p className="mt-1 text-sm text-slate-700">{description}</p>
       <div className="mt-4 flex flex-1 flex-col">{children}</div>
     </Card>
   );
 }
 
 /**
- * A settings card holding one form: its fields, the form's own error, and the submit button (which says
- * "Saving…" while the change is on its way). `intro` stands above the form.
+ * A settings card holding one form: its fields, the form's own error, and the submit button
+ * (`settings.<section>.submit`, "Saving…" while the change is on its way). `intro` stands above the form.
  */
 export function SettingsFormCard({
-  id,
-  title,
-  description,
+  section,
   intro,
   onSubmit,
   formError,
   pending,
-  submitLabel,
   children,
 }: {
-  id: string;
-  title: string;
-  description: string;
+  section: SettingsSection;
   intro?: ReactNode;
-  onSubmit(e: FormEvent): void;
+  /** Called instead of the browser's own submit. */
+  onSubmit(): void;
   formError: string | undefined;
   pending: boolean;
-  submitLabel: string;
   children: ReactNode;
 }) {
   const { t } = useTranslation('account');
   return (
-    <SettingsCard id={id} title={title} description={description}>
+    <SettingsCard section={section}>
       {intro}
-      <form onSubmit={onSubmit} noValidate className="flex flex-1 flex-col gap-4">
+      <form
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          onSubmit();
+        }}
+        noValidate
+        className="flex flex-1 flex-col gap-4"
+      >
         {children}
         <FormError message={formError} />
         <div className="mt-auto">
           <Button type="submit" disabled={pending}>
-            {pending ? t('settings.saving') : submitLabel}
+            {pending ? t('settings.saving') : t(`settings.${section}.submit`)}
           </Button>
         </div>
       </form>

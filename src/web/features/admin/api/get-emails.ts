@@ -1,8 +1,8 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TAdminEmailListQuery } from '#shared/contract/admin';
 import type { TAdminEmail, TAdminEmailDetail } from '#shared/contract/emails';
 import { api } from '#web/lib/api';
-import { fetchPage, type ListParams } from './list-fetcher';
+import { adminPageQuery } from './list-fetcher';
 import { queryKeys } from '#web/lib/query-keys';
 
 const IN_FLIGHT = new Set(['pending', 'sending']);
@@ -10,9 +10,7 @@ const POLL_MS = 5000;
 
 export const adminEmailsQuery = (params: TAdminEmailListQuery) =>
   queryOptions({
-    queryKey: queryKeys.admin.emails(params),
-    queryFn: () => fetchPage<TAdminEmail>('/api/admin/emails', params as ListParams),
-    placeholderData: keepPreviousData,
+    ...adminPageQuery<TAdminEmail>(queryKeys.admin.emails(params), '/api/admin/emails', params),
     // Mails on their way change status on their own: look again while any is pending or sending.
     refetchInterval: (query) =>
       query.state.data?.items.some((m) => IN_FLIGHT.has(m.status)) ? POLL_MS : false,

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Input, Label } from '#web/components/ui/input';
 import { Select } from '#web/components/ui/select';
-import { useAdminUsers } from '../api/get-users';
+import { useAdminUsers } from '../api/lists';
 import { useDebouncedValue } from '../lib/use-debounced-value';
 import { FieldError } from './field-error';
 

@@ -8,6 +8,7 @@ import { useWorkflowSecret } from '../api/get-workflow-secret';
 import { useRotateWorkflowSecret } from '../api/rotate-workflow-secret';
 import { cn } from '#web/lib/utils';
 import { formatDateTime } from '../lib/format';
+import { errorMessage } from '#web/lib/error-key';
 
 /** One secret value: masked unless `visible`, with its own copy button. */
 function SecretValue({
@@ -76,7 +77,7 @@ export function SecretPanel({ workflowId }: { workflowId: string }) {
         toast({ title: t('secret.rotated'), variant: 'success' });
       },
       onError: (err) =>
-        toast({ title: t('secret.rotateError'), description: err.message, variant: 'destructive' }),
+        toast({ title: t('secret.rotateError'), description: errorMessage(t, err), variant: 'destructive' }),
     });
 
   return (
@@ -89,7 +90,7 @@ export function SecretPanel({ workflowId }: { workflowId: string }) {
         <Spinner label={t('common.loading')} className="p-2" />
       ) : secret.error ? (
         <p role="alert" className="mt-2 text-sm text-red-800">
-          {t('common.loadError', { message: secret.error.message })}
+          {t('common.loadError', { message: errorMessage(t, secret.error) })}
         </p>
       ) : (
         <>

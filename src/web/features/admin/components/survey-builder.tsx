@@ -7,6 +7,7 @@ import { Select } from '#web/components/ui/select';
 import { QUESTION_TYPES, type TSurveyQuestion } from '#shared/contract/workflows';
 import { BilingualField } from './bilingual-field';
 import { FieldError } from './field-error';
+import { FileQuestionEditor } from './file-question-editor';
 import { OptionsEditor } from './options-editor';
 
 export type SurveyErrors = Record<string, { question?: string; options?: string }>;
@@ -30,7 +31,7 @@ export const emptyQuestion = (): TSurveyQuestion => ({
 
 const hasOptions = (type: TSurveyQuestion['type']) => type === 'select' || type === 'checkbox';
 
-/** Questions of a survey workflow: add, remove, move up and down, five types, options for choices. */
+/** Questions of a survey workflow: add, remove, move up and down, six types, options for choices, file settings. */
 export function SurveyBuilder({ questions, onChange, errors, listError }: SurveyBuilderProps) {
   const { t } = useTranslation('admin');
 
@@ -105,7 +106,19 @@ export function SurveyBuilder({ questions, onChange, errors, listError }: Survey
                     value={q.type}
                     onChange={(e) => {
                       const type = e.target.value as TSurveyQuestion['type'];
-                      update(index, { type, options: hasOptions(type) ? q.options : [] });
+                      // A file question's settings belong to it alone.
+                      const { accept: _accept, maxSizeMb: _maxSizeMb, ...rest } = q;
+                      onChange(
+                        questions.map((x, i) =>
+                          i === index
+                            ? {
+                                ...(type === 'file' ? q : rest),
+                                type,
+                                options: hasOptions(type) ? q.options : [],
+                              }
+                            : x,
+                        ),
+                      );
                     }}
                   >
                     {QUESTION_TYPES.map((type) => (
@@ -115,11 +128,31 @@ export function SurveyBuilder({ questions, onChange, errors, listError }: Survey
                     ))}
                   </Select>
                 </div>
+                {q.type === 'file' ? (
+                  <FileQuestionEditor
+                    id={`question-${q.id}-file`}
+                    question={q}
+                    onChange={(patch) => {
+                      const { accept: _accept, maxSizeMb: _maxSizeMb, ...rest } = q;
+                      onChange(
+                        questions.map((x, i) =>
+                          i === index
+                            ? {
+                                ...rest,
+                                ...(patch.accept ? { accept: patch.accept } : {}),
+                                ...(patch.maxSizeMb ? { maxSizeMb: patch.maxSizeMb } : {}),
+                              }
+                            : x,
+                        ),
+                      );
+                    }}
+                  />
+                ) : null}
                 {hasOptions(q.type) ? (
                   <OptionsEditor
                     id={`question-${q.id}-options`}
-                    options={q.options ?? []}
-                    onChange={(options) => update(index, { options })}
+                    value={{ options: q.options ?? [], optionLabels: q.optionLabels }}
+                    onChange={(choices) => update(index, choices)}
                     error={err.options}
                   />
                 ) : null}

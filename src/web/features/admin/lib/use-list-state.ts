@@ -3,6 +3,8 @@ import { useDebouncedValue } from './use-debounced-value';
 
 export const PAGE_SIZE = 20;
 
+export type ListState = ReturnType<typeof useListState>;
+
 /**
  * Search text, one filter and the page of an admin list. Changing the search or the filter goes back to
  * the first page, so a narrower result never opens on an empty page.

@@ -1,15 +1,35 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TCompleteRunRequest, TExecution } from '#shared/contract/executions';
-import { apiPost } from '#web/lib/api';
+import { api, ApiError, apiPost } from '#web/lib/api';
 import { executionQuery } from './get-execution';
 import { queryKeys } from '#web/lib/query-keys';
 
-/** Sends the answers to the workflow; the answer is the run, finished or still working. */
+/**
+ * A failure that does not say whether the answers went out: the connection dropped, or a proxy in front
+ * answered for a server instance that went away mid-call (a 5xx without the app's error code).
+ */
+const undetermined = (err: unknown) =>
+  !(err instanceof ApiError) || (err.code === undefined && err.status >= 500);
+
+/**
+ * Sends the answers to the workflow; the answer is the run, finished or still working. When the call fails
+ * without a verdict, the run itself says whether the answers were sent (it is no longer pending): then the
+ * run goes on, followed like any other, instead of asking to send again what the workflow already has.
+ */
 export function useCompleteExecution(executionId: string) {
   const queryClient = useQueryClient();
+  const path = `/api/executions/${encodeURIComponent(executionId)}`;
   return useMutation({
-    mutationFn: (body: TCompleteRunRequest) =>
-      apiPost<TExecution>(`/api/executions/${encodeURIComponent(executionId)}/complete`, body),
+    mutationFn: async (body: TCompleteRunRequest) => {
+      try {
+        return await apiPost<TExecution>(`${path}/complete`, body);
+      } catch (err) {
+        if (!undetermined(err)) throw err;
+        const run = await api<TExecution>(path).catch(() => null);
+        if (run && run.status !== 'pending') return run;
+        throw err;
+      }
+    },
     onSuccess: (run) => {
       queryClient.setQueryData(executionQuery(executionId).queryKey, run);
       void queryClient.invalidateQueries({ queryKey: queryKeys.publicWorkflows() });

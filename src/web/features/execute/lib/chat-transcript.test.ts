@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ErrorCode } from '#shared/contract/errors';
 import { ApiError } from '#web/lib/api';
 import { messageLimitOf, readAssistantReply } from './chat-transcript';
 
@@ -26,7 +27,7 @@ describe('readAssistantReply', () => {
 });
 
 describe('messageLimitOf', () => {
-  const refused = (code: string, details?: unknown) =>
+  const refused = (code: ErrorCode, details?: unknown) =>
     new ApiError('refused', 400, code, { error: 'refused', code, details });
   it('reads the limit of a message the server found too long', () => {
     expect(

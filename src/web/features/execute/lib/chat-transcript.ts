@@ -27,3 +27,13 @@ export function messageLimitOf(err: unknown): number | null {
   const limit = (err.body as { details?: { limit?: unknown } } | null)?.details?.limit;
   return typeof limit === 'number' ? limit : null;
 }
+
+/** The per-run message limit a refused chat message ran into (a 409 with the server's `details.limit`), or null. */
+export function conversationLimitOf(err: unknown): number | null {
+  if (!(err instanceof ApiError) || err.code !== 'CONFLICT') return null;
+  const limit = (err.body as { details?: { limit?: unknown } } | null)?.details?.limit;
+  return typeof limit === 'number' ? limit : null;
+}
+
+/** From how many messages left the composer starts counting down. */
+export const REMAINING_SHOWN_FROM = 3;

@@ -43,12 +43,50 @@ describe('survey answers', () => {
 
   it('become responses with the question in the runner language and checkbox answers as lists', () => {
     const answers = { name: ' Ana ', about: 'Bakery', size: '5', plan: 'Pro', tools: ['Excel', 'Notion'] };
-    expect(surveyResponses(questions, answers, (x) => x.question.es)).toEqual([
+    expect(surveyResponses(questions, answers, (x) => x.question.es, 'es')).toEqual([
       { question: 'Pregunta name', answer: 'Ana' },
       { question: 'Pregunta about', answer: 'Bakery' },
       { question: 'Pregunta size', answer: '5' },
       { question: 'Pregunta plan', answer: 'Pro' },
       { question: 'Pregunta tools', answer: ['Excel', 'Notion'] },
+    ]);
+  });
+
+  it('send a labelled option as its label in the runner language, an unlabelled one as it is', () => {
+    const labelled: TSurveyQuestion[] = [
+      {
+        ...q('severity', 'select', ['Low', 'High']),
+        optionLabels: { Low: { en: 'Low', es: 'Baja' }, High: { en: 'High', es: 'Alta' } },
+      },
+      { ...q('areas', 'checkbox', ['IT', 'Ticket']), optionLabels: { IT: { en: 'IT', es: 'Informática' } } },
+    ];
+    const answers = { severity: 'High', areas: ['IT', 'Ticket'] };
+    expect(surveyResponses(labelled, answers, (x) => x.question.es, 'es')).toEqual([
+      { question: 'Pregunta severity', answer: 'Alta' },
+      { question: 'Pregunta areas', answer: ['Informática', 'Ticket'] },
+    ]);
+    expect(surveyResponses(labelled, answers, (x) => x.question.en, 'en')).toEqual([
+      { question: 'Question severity', answer: 'High' },
+      { question: 'Question areas', answer: ['IT', 'Ticket'] },
+    ]);
+  });
+});
+
+describe('file answers', () => {
+  const file = q('data', 'file');
+  const form = [q('name', 'text'), file];
+
+  it('are required until a file is uploaded', () => {
+    expect(missingAnswers(form, { ...initialAnswers(form), name: 'Ana' })).toEqual(['data']);
+    const uploaded = { fileId: '7d3f5a0e-8c1b-4a49-9f5e-2b6c1d0e9a77', filename: 'a.csv', size: 12 };
+    expect(missingAnswers(form, { name: 'Ana', data: uploaded })).toEqual([]);
+  });
+
+  it('go to the server as the upload id, never as the file name', () => {
+    const uploaded = { fileId: '7d3f5a0e-8c1b-4a49-9f5e-2b6c1d0e9a77', filename: 'a.csv', size: 12 };
+    expect(surveyResponses(form, { name: 'Ana', data: uploaded }, (x) => x.question.en, 'en')).toEqual([
+      { question: 'Question name', answer: 'Ana' },
+      { question: 'Question data', answer: { fileId: uploaded.fileId } },
     ]);
   });
 });

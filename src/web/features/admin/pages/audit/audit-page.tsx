@@ -1,24 +1,18 @@
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AUDIT_ACTIONS, type TAdminAuditEntry, type TAuditAction } from '#shared/contract/admin';
+import { AUDIT_ACTIONS, type TAdminAuditEntry } from '#shared/contract/admin';
 import { Badge } from '#web/components/ui/badge';
-import { useAdminAudit } from '#web/features/admin/api/get-audit';
-import { DataTable, type Column } from '#web/components/ui/data-table';
-import { FilterSelect, ListToolbar, SearchBox } from '#web/features/admin/components/list-toolbar';
-import { PageHeader } from '#web/features/admin/components/page-header';
-import { Pagination } from '#web/components/ui/pagination';
-import { formatDateTime } from '#web/features/admin/lib/format';
+import { useAdminAudit } from '#web/features/admin/api/lists';
+import type { Column } from '#web/components/ui/data-table';
+import { AdminList, dateColumn, type ListFilter } from '#web/features/admin/components/admin-list';
 import { jsonPreview } from '#web/features/admin/lib/json-text';
 import { useListState } from '#web/features/admin/lib/use-list-state';
 
 export default function AuditPage() {
   const { t, i18n } = useTranslation('admin');
   const list = useListState();
-  const audit = useAdminAudit({
-    ...list.params,
-    action: (list.filter || undefined) as TAuditAction | undefined,
-  });
+  const audit = useAdminAudit({ ...list.params, action: list.filter || undefined });
   const [open, setOpen] = useState<Set<string>>(new Set());
   const toggle = (id: string) =>
     setOpen((prev) => {
@@ -66,71 +60,48 @@ export default function AuditPage() {
             ) : (
               <ChevronRight className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
             )}
-            <span className="break-all">{jsonPreview(a.details)}</span>
+            {/* The details are data as recorded (an admin's own reason, in whatever language it was typed): not
+                for translation, by a browser or by the language checks. */}
+            <span className="break-all" translate="no">
+              {jsonPreview(a.details)}
+            </span>
             <span className="sr-only">{expanded ? t('audit.hideDetails') : t('audit.showDetails')}</span>
           </button>
         );
       },
     },
-    {
-      id: 'date',
-      header: t('audit.columns.date'),
-      className: 'whitespace-nowrap',
-      cell: (a) => formatDateTime(a.createdAt),
-    },
+    dateColumn(t('audit.columns.date')),
   ];
 
+  const filter: ListFilter = {
+    label: t('audit.action'),
+    options: AUDIT_ACTIONS.map((a) => ({ value: a, label: actionLabel(a) })),
+  };
+
   return (
-    <div>
-      <PageHeader title={t('audit.title')} subtitle={t('audit.subtitle')} />
-      <ListToolbar>
-        <SearchBox
-          label={t('audit.search')}
-          placeholder={t('audit.searchPlaceholder')}
-          value={list.search}
-          onChange={list.setSearch}
-        />
-        <FilterSelect
-          label={t('audit.action')}
-          value={list.filter}
-          onChange={list.setFilter}
-          options={[
-            { value: '', label: t('common.all') },
-            ...AUDIT_ACTIONS.map((a) => ({ value: a, label: actionLabel(a) })),
-          ]}
-        />
-      </ListToolbar>
-      <DataTable
-        label={t('audit.title')}
-        columns={columns}
-        rows={audit.data?.items}
-        rowKey={(a) => a.id}
-        isLoading={audit.isLoading}
-        error={audit.error}
-        empty={t('audit.empty')}
-        renderAfterRow={(a) =>
-          open.has(a.id) ? (
-            <div id={`audit-details-${a.id}`}>
-              <p className="mb-1 text-xs font-semibold text-slate-700">
-                {t('audit.fullDetails')}
-                {a.targetId ? ` · ${t('audit.targetId')}: ${a.targetId}` : ''}
-              </p>
-              <pre
-                className="max-h-72 overflow-auto rounded-lg bg-slate-900 p-3 text-xs text-slate-50"
-                tabIndex={0}
-              >
-                {JSON.stringify(a.details, null, 2)}
-              </pre>
-            </div>
-          ) : null
-        }
-      />
-      <Pagination
-        page={list.page}
-        pageSize={list.pageSize}
-        total={audit.data?.total}
-        onPageChange={list.setPage}
-      />
-    </div>
+    <AdminList
+      section="audit"
+      list={list}
+      page={audit}
+      filter={filter}
+      columns={columns}
+      renderAfterRow={(a) =>
+        open.has(a.id) ? (
+          <div id={`audit-details-${a.id}`}>
+            <p className="mb-1 text-xs font-semibold text-slate-700">
+              {t('audit.fullDetails')}
+              {a.targetId ? ` · ${t('audit.targetId')}: ${a.targetId}` : ''}
+            </p>
+            <pre
+              className="max-h-72 overflow-auto rounded-lg bg-slate-900 p-3 text-xs text-slate-50"
+              tabIndex={0}
+              translate="no"
+            >
+              {JSON.stringify(a.details, null, 2)}
+            </pre>
+          </div>
+        ) : null
+      }
+    />
   );
 }

@@ -10,6 +10,7 @@ import { useUpdateConfig } from '#web/features/admin/api/update-config';
 import { FieldError } from '#web/features/admin/components/field-error';
 import { formatDateTime } from '#web/features/admin/lib/format';
 import { parseJson } from '#web/features/admin/lib/json-text';
+import { errorMessage } from '#web/lib/error-key';
 
 /** One configuration entry: its value shown as JSON and edited in place with save and cancel. */
 export function ConfigEntryRow({ entry }: { entry: TAdminConfigEntry }) {
@@ -40,8 +41,8 @@ export function ConfigEntryRow({ entry }: { entry: TAdminConfigEntry }) {
           cancel();
         },
         onError: (err) => {
-          setError(t('config.serverError', { message: err.message }));
-          toast({ title: t('config.saveError'), description: err.message, variant: 'destructive' });
+          setError(t('config.serverError', { message: errorMessage(t, err) }));
+          toast({ title: t('config.saveError'), description: errorMessage(t, err), variant: 'destructive' });
         },
       },
     );

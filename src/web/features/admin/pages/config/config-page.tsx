@@ -1,9 +1,13 @@
+import { Bot } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { BannerMessage } from '#web/components/ui/callout';
 import { Card } from '#web/components/ui/card';
 import { Spinner } from '#web/components/ui/spinner';
 import { useAdminConfig } from '#web/features/admin/api/get-config';
+import { useAdminStats } from '#web/features/admin/api/get-stats';
 import { PageHeader } from '#web/features/admin/components/page-header';
 import { ConfigEntryRow } from './config-entry-row';
+import { errorMessage } from '#web/lib/error-key';
 
 export default function ConfigPage() {
   const { t } = useTranslation('admin');
@@ -11,11 +15,12 @@ export default function ConfigPage() {
   return (
     <div>
       <PageHeader title={t('config.title')} subtitle={t('config.subtitle')} />
+      <AssistantNotice />
       {config.isLoading ? (
         <Spinner label={t('common.loading')} />
       ) : config.error ? (
         <p role="alert" className="text-red-800">
-          {t('common.loadError', { message: config.error.message })}
+          {t('common.loadError', { message: errorMessage(t, config.error) })}
         </p>
       ) : (
         <Card>
@@ -27,5 +32,34 @@ export default function ConfigPage() {
         </Card>
       )}
     </div>
+  );
+}
+
+/** Which assistant answers chats: the built-in scripted one unless the server has an LLM configured. */
+function AssistantNotice() {
+  const { t } = useTranslation('admin');
+  const { data } = useAdminStats();
+  if (!data) return null;
+  return (
+    <section
+      aria-label={t('config.assistantLabel')}
+      data-testid="assistant-notice"
+      className={
+        data.demoAssistant
+          ? 'mb-6 rounded-lg border border-amber-300 bg-amber-50 p-4'
+          : 'mb-6 rounded-lg border border-slate-200 bg-white p-4'
+      }
+    >
+      {data.demoAssistant ? (
+        <BannerMessage icon={Bot} title={t('config.demoAssistantTitle')}>
+          {t('config.demoAssistantBody')}
+        </BannerMessage>
+      ) : (
+        <p className="flex items-start gap-2 text-sm text-slate-800">
+          <Bot className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          {t('config.llmAssistant')}
+        </p>
+      )}
+    </section>
   );
 }

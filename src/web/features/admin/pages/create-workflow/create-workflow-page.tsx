@@ -24,6 +24,7 @@ import {
   type DraftErrors,
   type WorkflowDraft,
 } from '#web/features/admin/lib/workflow-form';
+import { errorMessage } from '#web/lib/error-key';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -82,7 +83,7 @@ export default function CreateWorkflowPage() {
       onError: (err) =>
         toast({
           title: t('form.createError'),
-          description: err.message || t('form.createErrorFallback'),
+          description: errorMessage(t, err),
           variant: 'destructive',
         }),
     });

@@ -2,16 +2,13 @@ import { useTranslation } from 'react-i18next';
 import { ADMIN_TRANSACTION_TYPES, type TAdminCreditTransaction } from '#shared/contract/admin';
 import { pickLanguage } from '#shared/contract/common';
 import { Badge } from '#web/components/ui/badge';
+import { ledgerNote, noteAsWritten } from '#web/lib/ledger-note';
 import { cn } from '#web/lib/utils';
-import { useAdminCredits } from '#web/features/admin/api/get-credits';
-import { DataTable, type Column } from '#web/components/ui/data-table';
-import { FilterSelect, ListToolbar, SearchBox } from '#web/features/admin/components/list-toolbar';
-import { PageHeader } from '#web/features/admin/components/page-header';
-import { Pagination } from '#web/components/ui/pagination';
-import { formatDateTime, formatSigned } from '#web/features/admin/lib/format';
+import { useAdminCredits } from '#web/features/admin/api/lists';
+import type { Column } from '#web/components/ui/data-table';
+import { AdminList, dateColumn, type ListFilter } from '#web/features/admin/components/admin-list';
+import { formatSigned } from '#web/features/admin/lib/format';
 import { useListState } from '#web/features/admin/lib/use-list-state';
-
-type TransactionType = (typeof ADMIN_TRANSACTION_TYPES)[number];
 
 const TYPE_TONES = {
   bonus: 'brand',
@@ -24,10 +21,7 @@ const TYPE_TONES = {
 export default function CreditsPage() {
   const { t, i18n } = useTranslation('admin');
   const list = useListState();
-  const credits = useAdminCredits({
-    ...list.params,
-    type: (list.filter || undefined) as TransactionType | undefined,
-  });
+  const credits = useAdminCredits({ ...list.params, type: list.filter || undefined });
 
   const columns: Array<Column<TAdminCreditTransaction>> = [
     { id: 'user', header: t('credits.columns.user'), cell: (c) => c.user?.email ?? '—' },
@@ -59,58 +53,28 @@ export default function CreditsPage() {
           : aboutRun
             ? t('common.workflowDeleted')
             : null;
+        const stored = { kind: c.noteKind, params: c.noteParams, notes: c.notes };
+        const note = ledgerNote(i18n.language, stored);
         return (
           <div className="max-w-xs">
-            {c.notes ? <p className="break-words">{c.notes}</p> : null}
+            {note ? (
+              <p className="break-words" translate={noteAsWritten(stored) ? 'no' : undefined}>
+                {note}
+              </p>
+            ) : null}
             {workflow ? <p className="text-xs text-slate-700">{workflow}</p> : null}
-            {!c.notes && !workflow ? '—' : null}
+            {!note && !workflow ? '—' : null}
           </div>
         );
       },
     },
-    {
-      id: 'date',
-      header: t('credits.columns.date'),
-      className: 'whitespace-nowrap',
-      cell: (c) => formatDateTime(c.createdAt),
-    },
+    dateColumn(t('credits.columns.date')),
   ];
 
-  return (
-    <div>
-      <PageHeader title={t('credits.title')} subtitle={t('credits.subtitle')} />
-      <ListToolbar>
-        <SearchBox
-          label={t('credits.search')}
-          placeholder={t('credits.searchPlaceholder')}
-          value={list.search}
-          onChange={list.setSearch}
-        />
-        <FilterSelect
-          label={t('credits.type')}
-          value={list.filter}
-          onChange={list.setFilter}
-          options={[
-            { value: '', label: t('common.all') },
-            ...ADMIN_TRANSACTION_TYPES.map((type) => ({ value: type, label: t(`transactionTypes.${type}`) })),
-          ]}
-        />
-      </ListToolbar>
-      <DataTable
-        label={t('credits.title')}
-        columns={columns}
-        rows={credits.data?.items}
-        rowKey={(c) => c.id}
-        isLoading={credits.isLoading}
-        error={credits.error}
-        empty={t('credits.empty')}
-      />
-      <Pagination
-        page={list.page}
-        pageSize={list.pageSize}
-        total={credits.data?.total}
-        onPageChange={list.setPage}
-      />
-    </div>
-  );
+  const filter: ListFilter = {
+    label: t('credits.type'),
+    options: ADMIN_TRANSACTION_TYPES.map((type) => ({ value: type, label: t(`transactionTypes.${type}`) })),
+  };
+
+  return <AdminList section="credits" list={list} page={credits} filter={filter} columns={columns} />;
 }

@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { TAdminStats } from '#shared/contract/admin';
-import { currentLanguage } from '#web/i18n';
 import { BarChart, type ChartPoint, type ChartSeries } from '#web/features/admin/components/bar-chart';
-import { formatNumber } from '#web/lib/format';
+import { formatDay, formatNumber } from '#web/lib/format';
 
 // Colours keep at least 3:1 against white (WCAG 1.4.11) and stay apart for common colour blindness;
 // the legend, the summary and the data table carry the same information without colour. The hues follow the
@@ -17,17 +16,6 @@ const RUN_COLOURS = {
 } as const;
 const CREDIT_COLOURS = { granted: '#4f46e5', spent: '#d97706' } as const;
 
-/** "23 Nov" / "23 nov": a day of the YYYY-MM-DD series, read as a UTC date. */
-function dayLabel(date: string): string {
-  const day = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(day.getTime())) return date;
-  return new Intl.DateTimeFormat(currentLanguage() === 'es' ? 'es-ES' : 'en-GB', {
-    day: 'numeric',
-    month: 'short',
-    timeZone: 'UTC',
-  }).format(day);
-}
-
 export function RunsChart({ days }: { days: TAdminStats['runsPerDay'] }) {
   const { t } = useTranslation('admin');
   const keys = ['completed', 'running', 'pending', 'failed', 'expired'] as const;
@@ -38,7 +26,7 @@ export function RunsChart({ days }: { days: TAdminStats['runsPerDay'] }) {
   }));
   const points: ChartPoint[] = days.map((d) => ({
     x: d.date,
-    xLabel: dayLabel(d.date),
+    xLabel: formatDay(d.date),
     values: {
       completed: d.completed,
       running: d.running,
@@ -76,7 +64,7 @@ export function CreditsChart({ days }: { days: TAdminStats['creditsPerDay'] }) {
   ];
   const points: ChartPoint[] = days.map((d) => ({
     x: d.date,
-    xLabel: dayLabel(d.date),
+    xLabel: formatDay(d.date),
     values: { granted: d.granted, spent: d.spent },
   }));
   return (

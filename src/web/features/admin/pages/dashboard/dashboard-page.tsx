@@ -10,6 +10,7 @@ import { PageHeader } from '#web/features/admin/components/page-header';
 import { formatNumber } from '#web/lib/format';
 import { formatDateTime } from '#web/features/admin/lib/format';
 import { CreditsChart, RunsChart } from './dashboard-charts';
+import { errorMessage } from '#web/lib/error-key';
 
 function Total({ label, value, icon: Icon }: { label: string; value: number; icon: LucideIcon }) {
   return (
@@ -96,7 +97,7 @@ export default function DashboardPage() {
         <Spinner label={t('common.loading')} />
       ) : stats.error ? (
         <p role="alert" className="text-red-800">
-          {t('common.loadError', { message: stats.error.message })}
+          {t('common.loadError', { message: errorMessage(t, stats.error) })}
         </p>
       ) : stats.data ? (
         <div className="space-y-6">

@@ -1,17 +1,14 @@
 import { RotateCcw } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EMAIL_STATUSES, type TAdminEmail, type TEmailStatus } from '#shared/contract/emails';
+import { EMAIL_STATUSES, type TAdminEmail } from '#shared/contract/emails';
 import { toast } from '#web/components/ui/toast';
 import { errorKey } from '#web/lib/error-key';
 import { useAdminEmails } from '#web/features/admin/api/get-emails';
 import { useRetryEmail } from '#web/features/admin/api/retry-email';
-import { DataTable, type Column } from '#web/components/ui/data-table';
-import { FilterSelect, ListToolbar, SearchBox } from '#web/features/admin/components/list-toolbar';
-import { PageHeader } from '#web/features/admin/components/page-header';
-import { Pagination } from '#web/components/ui/pagination';
+import type { Column } from '#web/components/ui/data-table';
+import { AdminList, dateColumn, type ListFilter } from '#web/features/admin/components/admin-list';
 import { RowAction } from '#web/features/admin/components/row-action';
-import { formatDateTime } from '#web/features/admin/lib/format';
 import { useListState } from '#web/features/admin/lib/use-list-state';
 import { EmailDetailDialog } from './email-detail-dialog';
 import { EmailStatusBadge } from './email-status-badge';
@@ -23,10 +20,7 @@ import { EmailStatusBadge } from './email-status-badge';
 export default function EmailsPage() {
   const { t } = useTranslation('admin');
   const list = useListState();
-  const emails = useAdminEmails({
-    ...list.params,
-    status: (list.filter || undefined) as TEmailStatus | undefined,
-  });
+  const emails = useAdminEmails({ ...list.params, status: list.filter || undefined });
   const retry = useRetryEmail();
   const [open, setOpen] = useState<TAdminEmail | null>(null);
   // Only a failed mail has a row action: without one on the page, no empty actions column (or card foot).
@@ -67,12 +61,7 @@ export default function EmailsPage() {
     },
     { id: 'kind', header: t('emails.columns.kind'), cell: (m) => t(`emails.kinds.${m.kind}`) },
     { id: 'status', header: t('emails.columns.status'), cell: (m) => <EmailStatusBadge status={m.status} /> },
-    {
-      id: 'date',
-      header: t('emails.columns.date'),
-      className: 'whitespace-nowrap',
-      cell: (m) => formatDateTime(m.createdAt),
-    },
+    dateColumn(t('emails.columns.date')),
   ];
   if (anyFailed) {
     columns.push({
@@ -94,47 +83,19 @@ export default function EmailsPage() {
     });
   }
 
+  const filter: ListFilter = {
+    label: t('emails.columns.status'),
+    options: EMAIL_STATUSES.map((s) => ({ value: s, label: t(`emails.status.${s}`) })),
+  };
+
   return (
-    <div>
-      <PageHeader title={t('emails.title')} subtitle={t('emails.subtitle')} />
-      <ListToolbar>
-        <SearchBox
-          label={t('emails.search')}
-          placeholder={t('emails.searchPlaceholder')}
-          value={list.search}
-          onChange={list.setSearch}
-        />
-        <FilterSelect
-          label={t('emails.columns.status')}
-          value={list.filter}
-          onChange={list.setFilter}
-          options={[
-            { value: '', label: t('common.all') },
-            ...EMAIL_STATUSES.map((s) => ({ value: s, label: t(`emails.status.${s}`) })),
-          ]}
-        />
-      </ListToolbar>
-      <DataTable
-        label={t('emails.title')}
-        columns={columns}
-        rows={emails.data?.items}
-        rowKey={(m) => m.id}
-        isLoading={emails.isLoading}
-        error={emails.error}
-        empty={t('emails.empty')}
-      />
-      <Pagination
-        page={list.page}
-        pageSize={list.pageSize}
-        total={emails.data?.total}
-        onPageChange={list.setPage}
-      />
+    <AdminList section="emails" list={list} page={emails} filter={filter} columns={columns}>
       <EmailDetailDialog
         email={open}
         onClose={() => setOpen(null)}
         onRetry={doRetry}
         retrying={retry.isPending}
       />
-    </div>
+    </AdminList>
   );
 }

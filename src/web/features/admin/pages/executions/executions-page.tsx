@@ -2,13 +2,10 @@ import { useTranslation } from 'react-i18next';
 import { RunStatusBadge } from '#web/components/ui/run-status-badge';
 import type { TAdminExecution } from '#shared/contract/admin';
 import { pickLanguage } from '#shared/contract/common';
-import { useAdminExecutions } from '#web/features/admin/api/get-executions';
-import { DataTable, type Column } from '#web/components/ui/data-table';
-import { FilterSelect, ListToolbar, SearchBox } from '#web/features/admin/components/list-toolbar';
-import { PageHeader } from '#web/features/admin/components/page-header';
-import { Pagination } from '#web/components/ui/pagination';
+import { useAdminExecutions } from '#web/features/admin/api/lists';
+import type { Column } from '#web/components/ui/data-table';
+import { AdminList, dateColumn, type ListFilter } from '#web/features/admin/components/admin-list';
 import { formatNumber } from '#web/lib/format';
-import { formatDateTime } from '#web/features/admin/lib/format';
 import { useListState } from '#web/features/admin/lib/use-list-state';
 
 /** The status filter: all, completed, running, failed, pending (expired runs show under all). */
@@ -17,10 +14,7 @@ const STATUS_FILTERS = ['completed', 'running', 'failed', 'pending', 'expired'] 
 export default function ExecutionsPage() {
   const { t, i18n } = useTranslation('admin');
   const list = useListState();
-  const executions = useAdminExecutions({
-    ...list.params,
-    status: (list.filter || undefined) as (typeof STATUS_FILTERS)[number] | undefined,
-  });
+  const executions = useAdminExecutions({ ...list.params, status: list.filter || undefined });
 
   const columns: Array<Column<TAdminExecution>> = [
     {
@@ -69,49 +63,13 @@ export default function ExecutionsPage() {
       className: 'text-right tabular-nums',
       cell: (e) => formatNumber(e.creditsUsed),
     },
-    {
-      id: 'date',
-      header: t('executions.columns.date'),
-      className: 'whitespace-nowrap',
-      cell: (e) => formatDateTime(e.createdAt),
-    },
+    dateColumn(t('executions.columns.date')),
   ];
 
-  return (
-    <div>
-      <PageHeader title={t('executions.title')} subtitle={t('executions.subtitle')} />
-      <ListToolbar>
-        <SearchBox
-          label={t('executions.search')}
-          placeholder={t('executions.searchPlaceholder')}
-          value={list.search}
-          onChange={list.setSearch}
-        />
-        <FilterSelect
-          label={t('executions.status')}
-          value={list.filter}
-          onChange={list.setFilter}
-          options={[
-            { value: '', label: t('common.all') },
-            ...STATUS_FILTERS.map((s) => ({ value: s, label: t(`runStatus.${s}`, { ns: 'common' }) })),
-          ]}
-        />
-      </ListToolbar>
-      <DataTable
-        label={t('executions.title')}
-        columns={columns}
-        rows={executions.data?.items}
-        rowKey={(e) => e.id}
-        isLoading={executions.isLoading}
-        error={executions.error}
-        empty={t('executions.empty')}
-      />
-      <Pagination
-        page={list.page}
-        pageSize={list.pageSize}
-        total={executions.data?.total}
-        onPageChange={list.setPage}
-      />
-    </div>
-  );
+  const filter: ListFilter = {
+    label: t('executions.status'),
+    options: STATUS_FILTERS.map((s) => ({ value: s, label: t(`runStatus.${s}`, { ns: 'common' }) })),
+  };
+
+  return <AdminList section="executions" list={list} page={executions} filter={filter} columns={columns} />;
 }

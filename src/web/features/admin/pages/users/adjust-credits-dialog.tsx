@@ -9,6 +9,7 @@ import type { TAdminUser } from '#shared/contract/admin';
 import { useAdjustCredits } from '#web/features/admin/api/adjust-credits';
 import { FieldError } from '#web/features/admin/components/field-error';
 import { formatNumber } from '#web/lib/format';
+import { errorMessage } from '#web/lib/error-key';
 
 interface AdjustCreditsDialogProps {
   user: TAdminUser | null;
@@ -64,8 +65,8 @@ function AdjustForm({ user, onDone }: { user: TAdminUser; onDone(): void }) {
           onDone();
         },
         onError: (err) => {
-          setErrors({ server: err.message });
-          toast({ title: t('adjust.error'), description: err.message, variant: 'destructive' });
+          setErrors({ server: errorMessage(t, err) });
+          toast({ title: t('adjust.error'), description: errorMessage(t, err), variant: 'destructive' });
         },
       },
     );

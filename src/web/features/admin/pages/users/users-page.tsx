@@ -5,28 +5,25 @@ import { Badge } from '#web/components/ui/badge';
 import { toast } from '#web/components/ui/toast';
 import type { TAdminUser } from '#shared/contract/admin';
 import type { TAccountStatus } from '#shared/contract/auth';
-import { useAdminUsers } from '#web/features/admin/api/get-users';
+import { useAdminUsers } from '#web/features/admin/api/lists';
 import { useSendPasswordReset } from '#web/features/admin/api/send-password-reset';
 import { useUpdateUser } from '#web/features/admin/api/update-user';
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog';
-import { DataTable, type Column } from '#web/components/ui/data-table';
-import { FilterSelect, ListToolbar, SearchBox } from '#web/features/admin/components/list-toolbar';
-import { PageHeader } from '#web/features/admin/components/page-header';
-import { Pagination } from '#web/components/ui/pagination';
+import type { Column } from '#web/components/ui/data-table';
+import { AdminList, type ListFilter } from '#web/features/admin/components/admin-list';
 import { RowAction } from '#web/features/admin/components/row-action';
-import { errorKey } from '#web/lib/error-key';
+import { errorKey, errorMessage } from '#web/lib/error-key';
 import { formatNumber } from '#web/lib/format';
+import { useMe } from '#web/lib/session';
 import { useListState } from '#web/features/admin/lib/use-list-state';
 import { AdjustCreditsDialog } from './adjust-credits-dialog';
 
 export default function UsersPage() {
   const { t } = useTranslation('admin');
   const list = useListState();
-  const users = useAdminUsers({
-    ...list.params,
-    status: (list.filter || undefined) as TAccountStatus | undefined,
-  });
+  const users = useAdminUsers({ ...list.params, status: list.filter || undefined });
   const update = useUpdateUser();
+  const { data: me } = useMe();
   const [adjusting, setAdjusting] = useState<TAdminUser | null>(null);
   const [suspending, setSuspending] = useState<TAdminUser | null>(null);
   const sendReset = useSendPasswordReset();
@@ -55,7 +52,7 @@ export default function UsersPage() {
           setSuspending(null);
         },
         onError: (err) =>
-          toast({ title: t('users.statusError'), description: err.message, variant: 'destructive' }),
+          toast({ title: t('users.statusError'), description: errorMessage(t, err), variant: 'destructive' }),
       },
     );
 
@@ -63,7 +60,14 @@ export default function UsersPage() {
     {
       id: 'name',
       header: t('users.columns.name'),
-      cell: (u) => <span className="font-medium text-slate-900">{u.fullName || '—'}</span>,
+      cell: (u) => (
+        <span className="font-medium text-slate-900">
+          {u.fullName || '—'}
+          {u.id === me?.id ? (
+            <span className="ml-1.5 font-normal text-slate-700">({t('users.you')})</span>
+          ) : null}
+        </span>
+      ),
     },
     {
       id: 'email',
@@ -111,7 +115,8 @@ export default function UsersPage() {
               onClick={() => setResetting(u)}
             />
           ) : null}
-          {u.accountStatus === 'active' ? (
+          {/* An admin cannot lock themselves out: their own row has no Suspend. */}
+          {u.id === me?.id ? null : u.accountStatus === 'active' ? (
             <RowAction
               label={t('users.suspendNamed', { email: u.email })}
               icon={UserX}
@@ -132,42 +137,16 @@ export default function UsersPage() {
     },
   ];
 
+  const filter: ListFilter = {
+    label: t('users.status'),
+    options: [
+      { value: 'active', label: t('accountStatus.active') },
+      { value: 'suspended', label: t('accountStatus.suspended') },
+    ],
+  };
+
   return (
-    <div>
-      <PageHeader title={t('users.title')} subtitle={t('users.subtitle')} />
-      <ListToolbar>
-        <SearchBox
-          label={t('users.search')}
-          placeholder={t('users.searchPlaceholder')}
-          value={list.search}
-          onChange={list.setSearch}
-        />
-        <FilterSelect
-          label={t('users.status')}
-          value={list.filter}
-          onChange={list.setFilter}
-          options={[
-            { value: '', label: t('common.all') },
-            { value: 'active', label: t('accountStatus.active') },
-            { value: 'suspended', label: t('accountStatus.suspended') },
-          ]}
-        />
-      </ListToolbar>
-      <DataTable
-        label={t('users.title')}
-        columns={columns}
-        rows={users.data?.items}
-        rowKey={(u) => u.id}
-        isLoading={users.isLoading}
-        error={users.error}
-        empty={t('users.empty')}
-      />
-      <Pagination
-        page={list.page}
-        pageSize={list.pageSize}
-        total={users.data?.total}
-        onPageChange={list.setPage}
-      />
+    <AdminList section="users" list={list} page={users} filter={filter} columns={columns}>
       <AdjustCreditsDialog user={adjusting} onClose={() => setAdjusting(null)} />
       <ConfirmDialog
         open={suspending !== null}
@@ -188,6 +167,6 @@ export default function UsersPage() {
         onConfirm={() => (resetting ? doSendReset(resetting) : undefined)}
         pending={sendReset.isPending}
       />
-    </div>
+    </AdminList>
   );
 }

@@ -25,6 +25,7 @@ import {
   trimmed,
   type DraftErrors,
 } from '#web/features/admin/lib/workflow-form';
+import { errorMessage } from '#web/lib/error-key';
 
 interface EditWorkflowDialogProps {
   workflowId: string | null;
@@ -47,7 +48,7 @@ export function EditWorkflowDialog({ workflowId, onClose }: EditWorkflowDialogPr
         <Spinner label={t('common.loading')} />
       ) : detail.error ? (
         <p role="alert" className="text-sm text-red-800">
-          {t('common.loadError', { message: detail.error.message })}
+          {t('common.loadError', { message: errorMessage(t, detail.error) })}
         </p>
       ) : detail.data ? (
         // Keyed so a different workflow starts from its own values.
@@ -90,7 +91,7 @@ function EditForm({ workflow, onDone }: { workflow: TAdminWorkflowDetail; onDone
           onDone();
         },
         onError: (err) =>
-          toast({ title: t('edit.saveError'), description: err.message, variant: 'destructive' }),
+          toast({ title: t('edit.saveError'), description: errorMessage(t, err), variant: 'destructive' }),
       },
     );
   };

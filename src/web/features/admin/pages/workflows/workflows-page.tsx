@@ -1,25 +1,24 @@
-import { Pencil, Plus, Power, Trash2 } from 'lucide-react';
+import { MessageSquareText, Pencil, Plus, Power, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { Button } from '#web/components/ui/button';
+import { LinkButton } from '#web/components/ui/link-button';
 import { toast } from '#web/components/ui/toast';
 import type { TAdminWorkflow } from '#shared/contract/admin';
 import { CATEGORIES } from '#shared/contract/categories';
 import { pickLanguage } from '#shared/contract/common';
 import { useDeleteWorkflow } from '#web/features/admin/api/delete-workflow';
-import { useAdminWorkflows } from '#web/features/admin/api/get-workflows';
+import { useAdminWorkflows } from '#web/features/admin/api/lists';
 import { useUpdateWorkflow } from '#web/features/admin/api/update-workflow';
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog';
-import { DataTable, type Column } from '#web/components/ui/data-table';
-import { FilterSelect, ListToolbar, SearchBox } from '#web/features/admin/components/list-toolbar';
-import { PageHeader } from '#web/features/admin/components/page-header';
-import { Pagination } from '#web/components/ui/pagination';
+import type { Column } from '#web/components/ui/data-table';
+import { AdminList, type ListFilter } from '#web/features/admin/components/admin-list';
 import { RowAction } from '#web/features/admin/components/row-action';
 import { ToggleBadge } from '#web/features/admin/components/status-badge';
 import { formatNumber } from '#web/lib/format';
 import { useListState } from '#web/features/admin/lib/use-list-state';
 import { EditWorkflowDialog } from './edit-workflow-dialog';
+import { WorkflowReviewsDialog } from './workflow-reviews-dialog';
+import { errorMessage } from '#web/lib/error-key';
 
 export default function WorkflowsPage() {
   const { t, i18n } = useTranslation('admin');
@@ -32,6 +31,7 @@ export default function WorkflowsPage() {
   const remove = useDeleteWorkflow();
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<TAdminWorkflow | null>(null);
+  const [reviewsOf, setReviewsOf] = useState<TAdminWorkflow | null>(null);
 
   const toggle = (w: TAdminWorkflow) =>
     update.mutate(
@@ -44,7 +44,11 @@ export default function WorkflowsPage() {
             variant: 'success',
           }),
         onError: (err) =>
-          toast({ title: t('workflows.toggleError'), description: err.message, variant: 'destructive' }),
+          toast({
+            title: t('workflows.toggleError'),
+            description: errorMessage(t, err),
+            variant: 'destructive',
+          }),
       },
     );
 
@@ -60,7 +64,11 @@ export default function WorkflowsPage() {
         setDeleting(null);
       },
       onError: (err) =>
-        toast({ title: t('workflows.deleteError'), description: err.message, variant: 'destructive' }),
+        toast({
+          title: t('workflows.deleteError'),
+          description: errorMessage(t, err),
+          variant: 'destructive',
+        }),
     });
   };
 
@@ -112,6 +120,11 @@ export default function WorkflowsPage() {
               onClick={() => setEditing(w.id)}
             />
             <RowAction
+              label={t('reviews.openNamed', { name })}
+              icon={MessageSquareText}
+              onClick={() => setReviewsOf(w)}
+            />
+            <RowAction
               label={
                 w.isActive ? t('workflows.deactivateNamed', { name }) : t('workflows.activateNamed', { name })
               }
@@ -132,53 +145,30 @@ export default function WorkflowsPage() {
     },
   ];
 
+  const filter: ListFilter = {
+    label: t('workflows.category'),
+    options: CATEGORIES.map((c) => ({ value: c.key, label: pickLanguage(c.name, lng) })),
+  };
+
   return (
-    <div>
-      <PageHeader
-        title={t('workflows.title')}
-        subtitle={t('workflows.subtitle')}
-        action={
-          <Button asChild>
-            <Link to="/admin/create-workflow">
-              <Plus className="size-4" aria-hidden="true" />
-              {t('workflows.create')}
-            </Link>
-          </Button>
-        }
-      />
-      <ListToolbar>
-        <SearchBox
-          label={t('workflows.search')}
-          placeholder={t('workflows.searchPlaceholder')}
-          value={list.search}
-          onChange={list.setSearch}
-        />
-        <FilterSelect
-          label={t('workflows.category')}
-          value={list.filter}
-          onChange={list.setFilter}
-          options={[
-            { value: '', label: t('common.all') },
-            ...CATEGORIES.map((c) => ({ value: c.key, label: pickLanguage(c.name, lng) })),
-          ]}
-        />
-      </ListToolbar>
-      <DataTable
-        label={t('workflows.title')}
-        columns={columns}
-        rows={workflows.data?.items}
-        rowKey={(w) => w.id}
-        isLoading={workflows.isLoading}
-        error={workflows.error}
-        empty={t('workflows.empty')}
-      />
-      <Pagination
-        page={list.page}
-        pageSize={list.pageSize}
-        total={workflows.data?.total}
-        onPageChange={list.setPage}
-      />
+    <AdminList
+      section="workflows"
+      list={list}
+      page={workflows}
+      filter={filter}
+      columns={columns}
+      action={
+        <LinkButton to="/admin/create-workflow" icon={Plus}>
+          {t('workflows.create')}
+        </LinkButton>
+      }
+    >
       <EditWorkflowDialog workflowId={editing} onClose={() => setEditing(null)} />
+      <WorkflowReviewsDialog
+        workflowId={reviewsOf?.id ?? null}
+        workflowName={reviewsOf ? pickLanguage(reviewsOf.name, lng) : ''}
+        onClose={() => setReviewsOf(null)}
+      />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => (open ? undefined : setDeleting(null))}
@@ -188,6 +178,6 @@ export default function WorkflowsPage() {
         onConfirm={confirmDelete}
         pending={remove.isPending}
       />
-    </div>
+    </AdminList>
   );
 }

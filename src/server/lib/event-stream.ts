@@ -1,0 +1,24 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
+
+/**
+ * Takes the response over from Fastify and starts it as a stream of server-sent events, status 200, its headers
+ * sent at once. Proxies are asked not to buffer or transform it, so each event reaches the reader when it is
+ * written. The stream counts as open in the metrics until its connection closes, whoever ends it.
+ */
+export function openEventStream(reply: FastifyReply): ServerResponse {
+  reply.hijack();
+  const res = reply.raw;
+  res.once('close', reply.server.metrics.streamOpened(reply.request.routeOptions.url ?? '(unmatched)'));
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'x-content-type-options': 'nosniff',
+  });
+  // Sent now rather than with the first event: a reader that resumes may wait a while for one, and should know
+  // at once that its stream is open.
+  res.flushHeaders();
+  return res;
+}

@@ -1,0 +1,225 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import type { TApiChatReply, TApiRunStarted } from '#shared/contract/public-api.js';
+import { adminConfig } from '#server/db/schema.js';
+import {
+  addWorkflow,
+  apiRequest,
+  balanceOf,
+  newApiKey,
+  runRow,
+  signUpUser,
+  startRun,
+  useRunsWorld,
+} from './testing/fixtures.js';
+
+// Chat workflows over the public API, answered by the scripted assistant (no LLM configured), whose replies
+// are known in advance; the workflow service is a real server on loopback.
+const w = useRunsWorld({ DEMO_CHAT_WORD_MS: '1' });
+
+/** Without a body a GET, with one a JSON POST. */
+const call = (key: string, url: string, body?: unknown, headers?: Record<string, string>) =>
+  apiRequest(w, key, body === undefined ? 'GET' : 'POST', url, body, headers);
+
+async function chatWorkflow() {
+  return addWorkflow(w, {
+    interactionType: 'chatbot',
+    welcomeMessage: { es: '¡Hola! ¿Qué celebramos?', en: 'Hi! What are we celebrating?' },
+    aiPrompt: 'Plan a party. Ask: Whose birthday is it? How many guests are coming?',
+    surveyQuestions: [],
+  });
+}
+
+async function person() {
+  const user = await signUpUser(w.t);
+  return { ...user, key: await newApiKey(user.client, { name: 'chat' }) };
+}
+
+describe('chat runs over /api/v1', () => {
+  it('starts a conversation (charged like the web), talks it through and submits the run with the transcript', async () => {
+    const workflow = await chatWorkflow();
+    const { id, key } = await person();
+    const started = await call(key, '/api/v1/runs', { workflowId: workflow.id, lang: 'en' });
+    expect(started.statusCode).toBe(201);
+    const run = started.json<TApiRunStarted>();
+    expect(run).toMatchObject({
+      status: 'pending',
+      creditsUsed: 1,
+      welcomeMessage: 'Hi! What are we celebrating?',
+    });
+    expect(await balanceOf(w, id)).toBe(4);
+
+    const say = (content: string) => call(key, `/api/v1/runs/${run.id}/messages`, { content, wait: 10 });
+    const first = await say('A birthday');
+    expect(first.statusCode).toBe(200);
+    expect(first.json<TApiChatReply>()).toMatchObject({
+      content: '(Demo assistant) Got it. Whose birthday is it?',
+      done: false,
+      remaining: 39,
+      run: { id: run.id, status: 'pending' },
+    });
+    expect((await say('My sister Ana')).json<TApiChatReply>().done).toBe(false);
+
+    w.service.handle(() => ({ status: 200, body: { status: 'completed', output_data: 'Party planned' } }));
+    const called = w.service.callFor(run.id);
+    const last = await say('About 20');
+    expect(last.statusCode).toBe(200);
+    const reply = last.json<TApiChatReply>();
+    expect(reply.done).toBe(true);
+    expect(reply.content).toContain('3. About 20');
+    expect(reply.content).not.toContain('[CONVERSATION_COMPLETE]');
+    expect(reply.run).toMatchObject({ status: 'completed', outputData: 'Party planned' });
+    expect((await called).body.responses).toEqual([
+      { question: 'Hi! What are we celebrating?', answer: 'A birthday' },
+      { question: '(Demo assistant) Got it. Whose birthday is it?', answer: 'My sister Ana' },
+      { question: '(Demo assistant) Got it. How many guests are coming?', answer: 'About 20' },
+    ]);
+    expect(await balanceOf(w, id)).toBe(4);
+
+    // The conversation is over: another message is refused and nothing more is charged.
+    const after = await say('One more thing');
+    expect(after.statusCode).toBe(409);
+    expect(after.json()).toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('streams a reply as server-sent events with Accept: text/event-stream', async () => {
+    const workflow = await chatWorkflow();
+    const { key } = await person();
+    const run = (
+      await call(key, '/api/v1/runs', { workflowId: workflow.id, lang: 'es' })
+    ).json<TApiRunStarted>();
+    expect(run.welcomeMessage).toBe('¡Hola! ¿Qué celebramos?');
+    const res = await call(
+      key,
+      `/api/v1/runs/${run.id}/messages`,
+      { content: 'Un cumpleaños' },
+      { accept: 'text/event-stream' },
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/event-stream');
+    const events = res.body
+      .split('\n\n')
+      .filter(Boolean)
+      .map((block) => ({
+        event: /^event: (.*)$/m.exec(block)?.[1],
+        data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? '{}') as Record<string, unknown>,
+      }));
+    const text = events
+      .filter((e) => e.event === 'delta')
+      .map((e) => String(e.data.text))
+      .join('');
+    // The run was started in Spanish, so the assistant answers in Spanish unless told otherwise.
+    expect(text).toBe('(Asistente de demostración) Entendido. ¿Qué te gustaría conseguir con este workflow?');
+    expect(events.filter((e) => e.event === 'delta').length).toBeGreaterThan(3);
+    expect(events.at(-1)).toMatchObject({
+      event: 'done',
+      data: { content: text, done: false, remaining: 39, run: { id: run.id, status: 'pending' } },
+    });
+  });
+
+  it('refuses with answers, and refuses messages to runs that are not your pending chats, in your language', async () => {
+    const workflow = await chatWorkflow();
+    const owner = await person();
+    const other = await person();
+    const withAnswers = await call(owner.key, '/api/v1/runs', { workflowId: workflow.id, answers: { a: 1 } });
+    expect(withAnswers.statusCode).toBe(400);
+    expect(await balanceOf(w, owner.id)).toBe(5);
+
+    const run = (await call(owner.key, '/api/v1/runs', { workflowId: workflow.id })).json<TApiRunStarted>();
+    const url = `/api/v1/runs/${run.id}/messages`;
+    const stranger = await call(other.key, url, { content: 'hi' }, { 'accept-language': 'es' });
+    expect(stranger.statusCode).toBe(404);
+    expect(stranger.json()).toMatchObject({ code: 'NOT_FOUND', error: expect.stringMatching(/ejecución/i) });
+    const unknown = await call(owner.key, '/api/v1/runs/00000000-0000-4000-8000-000000000000/messages', {
+      content: 'hi',
+    });
+    expect(unknown.statusCode).toBe(404);
+
+    for (const body of [
+      {},
+      { content: '' },
+      { content: 5 },
+      { content: 'x'.repeat(8001) },
+      { content: 'hi', lang: 'fr' },
+    ]) {
+      const bad = await call(owner.key, url, body);
+      expect(bad.statusCode, JSON.stringify(body)).toBe(400);
+      expect(bad.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+    }
+    const long = await call(owner.key, url, { content: 'x'.repeat(2001) }, { 'accept-language': 'es' });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toEqual({
+      code: 'VALIDATION_ERROR',
+      error: 'Un mensaje puede tener como máximo 2000 caracteres',
+      details: { fields: [{ field: 'content', message: 'at most 2000 characters' }], limit: 2000 },
+    });
+    expect((await runRow(w, run.id)).chatMessageCount).toBe(0);
+
+    const survey = await addWorkflow(w);
+    const surveyRun = await startRun(owner.client, survey.id);
+    const notAChat = await call(owner.key, `/api/v1/runs/${surveyRun}/messages`, { content: 'hi' });
+    expect(notAChat.statusCode).toBe(409);
+    expect(await call(owner.key, url, { content: 'hi' }, { authorization: 'Bearer flj_nope' })).toMatchObject(
+      {
+        statusCode: 401,
+      },
+    );
+  });
+
+  it('stops at the run allowance, as the web chat does', async () => {
+    await w.t.database.db
+      .update(adminConfig)
+      .set({ value: 1 })
+      .where(eq(adminConfig.key, 'chat_max_messages'));
+    try {
+      const workflow = await chatWorkflow();
+      const { key } = await person();
+      const run = (await call(key, '/api/v1/runs', { workflowId: workflow.id })).json<TApiRunStarted>();
+      w.service.handle(() => ({ status: 202, body: { accepted: true } }));
+      const only = await call(key, `/api/v1/runs/${run.id}/messages`, { content: 'A birthday' });
+      // The last allowed message wraps up: the reply ends the conversation and the run goes to the workflow.
+      expect(only.json<TApiChatReply>()).toMatchObject({
+        done: true,
+        remaining: 0,
+        run: { status: 'running' },
+      });
+      const more = await call(key, `/api/v1/runs/${run.id}/messages`, { content: 'More' });
+      expect(more.statusCode).toBe(409);
+    } finally {
+      await w.t.database.db
+        .update(adminConfig)
+        .set({ value: 40 })
+        .where(eq(adminConfig.key, 'chat_max_messages'));
+    }
+  });
+
+  it('replays an Idempotency-Key on a chat start: the same run and welcome, charged once', async () => {
+    const workflow = await chatWorkflow();
+    const { id, key } = await person();
+    const headers = { 'idempotency-key': 'chat-once-1' };
+    const a = await call(key, '/api/v1/runs', { workflowId: workflow.id }, headers);
+    const b = await call(key, '/api/v1/runs', { workflowId: workflow.id }, headers);
+    expect(a.statusCode).toBe(201);
+    expect(b.statusCode).toBe(201);
+    expect(b.headers['idempotent-replayed']).toBe('true');
+    expect(b.json<TApiRunStarted>()).toMatchObject({
+      id: a.json<TApiRunStarted>().id,
+      welcomeMessage: a.json<TApiRunStarted>().welcomeMessage,
+    });
+    expect(await balanceOf(w, id)).toBe(4);
+  });
+});
+
+describe('OpenAPI for chat runs', () => {
+  it('documents the message operation with its id, key, responses and an example', async () => {
+    const res = await w.t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{ paths: Record<string, Record<string, Record<string, unknown>>> }>();
+    const operation = doc.paths['/api/v1/runs/{id}/messages']?.post;
+    expect(operation).toMatchObject({ operationId: 'sendRunMessage', security: [{ apiKey: [] }] });
+    const responses = operation?.responses as Record<string, { description?: string; content?: unknown }>;
+    expect(responses['200']?.description).toContain("The assistant's reply");
+    expect(JSON.stringify(responses['200']?.content)).toContain('How many guests are coming?');
+    expect(responses['409']?.description).toContain('Not a pending chat run');
+  });
+});

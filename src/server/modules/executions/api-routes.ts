@@ -1,0 +1,241 @@
+import type { FastifyReply } from 'fastify';
+import { ZIdParams } from '#shared/contract/common.js';
+import { ZIdempotencyHeaders } from '#shared/contract/credits.js';
+import { ZRunEventsHeaders } from '#shared/contract/executions.js';
+import { ZErrorBody } from '#shared/contract/errors.js';
+import {
+  ZApiChatMessageCreate,
+  ZApiChatReply,
+  ZApiRun,
+  ZApiRunCreate,
+  ZApiRunStarted,
+} from '#shared/contract/public-api.js';
+import { Closing } from '#server/lib/closing.js';
+import { presentedApiKey, refuseApiKey, requireApiKey } from '#server/plugins/api-key.js';
+import type { App, AppDeps } from '#server/types.js';
+import { sendResultFile } from '../results/service.js';
+import { sendReplyAsEvents, wantsEventStream } from '../chat/service.js';
+import { WorkAfterAnswer } from './after-answer.js';
+import { acceptApiChatMessage, getApiRun, startApiRun } from './api-runs.js';
+import { RUN_EVENTS_DESCRIPTION, RUN_EVENTS_NOTHING_NEW, streamRunEvents } from './events.js';
+
+/**
+ * Runs' first deliveries under way after their answers, per process; beyond this a start's answer waits for
+ * its own delivery. Far above what a workflow service answering in milliseconds needs at any start rate the
+ * server can sustain; it bounds what a slow service (up to its 10 s attempt timeout) can pile up.
+ */
+const DELIVERIES_AFTER_ANSWER = 256;
+
+/** The public API's runs, mounted at /api/v1 beside the public-api module's routes; Bearer API key only. */
+export async function executionApiRoutes(app: App, deps: AppDeps): Promise<void> {
+  // Waiting starts and event streams end when the server closes, so a shutdown is not held up by them.
+  const closing = new Closing(app);
+  // Deliveries that began before their start was answered finish before the database closes.
+  const afterAnswer = new WorkAfterAnswer(DELIVERIES_AFTER_ANSWER, (err) =>
+    app.log.error({ err }, 'a run delivery after the answer failed; the retry job takes it over'),
+  );
+  app.addHook('onClose', async () => afterAnswer.settled());
+  const security = [{ apiKey: [] }];
+
+  app.post(
+    '/runs',
+    {
+      schema: {
+        tags: ['public API'],
+        operationId: 'createRun',
+        security,
+        summary: 'Start a run: a survey with its answers, or a chat conversation',
+        description:
+          'Answers are keyed by question id and checked against the workflow inputSchema (400 names the fields; ' +
+          'nothing is charged). Without `wait` the answer comes at once: the survey run is charged and ' +
+          '`running`, and its answers go to the workflow right after (follow it with GET /api/v1/runs/{id} or ' +
+          'its events). `wait` holds the answer up to that many seconds for the result. A chat ' +
+          'workflow takes no answers: the run is charged, waits for its conversation (POST ' +
+          '/api/v1/runs/{id}/messages) and comes with `welcomeMessage`. An ' +
+          'Idempotency-Key makes a repeat answer the first run without charging again. 402 ' +
+          'INSUFFICIENT_CREDITS or SPENDING_LIMIT (the key monthly limit); 429 with Retry-After.',
+        headers: ZIdempotencyHeaders,
+        body: ZApiRunCreate,
+        response: {
+          201: ZApiRunStarted.describe(
+            'The run: without `wait` a survey run is `running` (its answers on their way to the workflow); ' +
+              'with `wait`, as it stands when it ended or the time was up; a chat run is `pending` and carries ' +
+              'its welcome message',
+          ),
+          400: ZErrorBody,
+          401: ZErrorBody,
+          402: ZErrorBody,
+          403: ZErrorBody,
+          404: ZErrorBody,
+          409: ZErrorBody,
+          429: ZErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      // The key is looked up with everything else the start reads (one round trip), and refused the same way.
+      const presentedKey = presentedApiKey(request);
+      const outcome = presentedKey
+        ? await closing.during((signal) =>
+            startApiRun(deps, { presentedKey }, request.body, request.headers['idempotency-key'], {
+              stop: signal,
+              afterAnswer: afterAnswer.take,
+            }),
+          )
+        : null;
+      if (!outcome) return refuseApiKey(reply);
+      const { run, replayed } = outcome;
+      if (replayed) void reply.header('idempotent-replayed', 'true');
+      return reply.status(201).send(run);
+    },
+  );
+
+  app.post(
+    '/runs/:id/messages',
+    {
+      schema: {
+        tags: ['public API'],
+        operationId: 'sendRunMessage',
+        security,
+        summary: "Send the next message of a chat run and get the assistant's reply",
+        description:
+          'For a pending chat run of the key owner. Each message counts against the run allowance ' +
+          '(`chat_max_messages`); a message longer than `chat_max_message_chars` is refused with 400 and ' +
+          '`details.limit`. When the reply ends the conversation (`done: true`) the run is submitted to the ' +
+          'workflow with the conversation the server kept, as the web app does; `wait` then holds the answer ' +
+          'for the result. With `Accept: text/event-stream` the reply comes as server-sent events while it is ' +
+          "written: `delta` (`{ text }`), then `done` (this operation's 200 body) or `error` (`{ code, error }`; " +
+          'the message is not kept and may be sent again). 404 for a run that is not yours, 409 for a run that ' +
+          'is not a pending chat or whose allowance is used up, 502 when the assistant fails.',
+        params: ZIdParams,
+        body: ZApiChatMessageCreate,
+        response: {
+          200: ZApiChatReply.meta({
+            description: "The assistant's reply, and the run (submitted once `done`)",
+            example: {
+              content: 'Got it. How many guests are coming?',
+              done: false,
+              remaining: 39,
+              run: {
+                id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+                workflowId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+                status: 'pending',
+                creditsUsed: 1,
+                creditsRefunded: 0,
+                outputType: null,
+                outputData: null,
+                result_url: null,
+                outputUrl: null,
+                outputFilename: null,
+                outputSize: null,
+                progressMessage: null,
+                errorMessage: null,
+                createdAt: '2026-11-24T10:00:00.000Z',
+                completedAt: null,
+              },
+            },
+          }),
+          400: ZErrorBody.describe('Invalid message: empty, too long (`details.limit`) or malformed'),
+          401: ZErrorBody.describe('No valid API key'),
+          404: ZErrorBody.describe('No run of yours with this id'),
+          409: ZErrorBody.describe('Not a pending chat run, or its message allowance is used up'),
+          429: ZErrorBody.describe('Too many requests with this key; see Retry-After'),
+          502: ZErrorBody.describe('The assistant could not answer; the message was not kept'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireApiKey(request, reply, deps);
+      return closing.during(async (signal) => {
+        const { pending, finish } = await acceptApiChatMessage(
+          deps,
+          user.id,
+          request.params.id,
+          request.body,
+          signal,
+        );
+        if (!wantsEventStream(request)) return finish(await pending.complete());
+        await sendReplyAsEvents(request, reply, pending, finish, signal);
+        return reply;
+      });
+    },
+  );
+
+  app.get(
+    '/runs/:id',
+    {
+      schema: {
+        tags: ['public API'],
+        operationId: 'getRun',
+        security,
+        summary: 'One of your runs',
+        params: ZIdParams,
+        response: { 200: ZApiRun, 400: ZErrorBody, 401: ZErrorBody, 404: ZErrorBody, 429: ZErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireApiKey(request, reply, deps);
+      return getApiRun(deps, user.id, request.params.id);
+    },
+  );
+
+  app.get(
+    '/runs/:id/events',
+    {
+      schema: {
+        tags: ['public API'],
+        operationId: 'streamRunEvents',
+        security,
+        summary: 'Server-sent events: the run (event `execution`) on every change until it ends',
+        description: RUN_EVENTS_DESCRIPTION,
+        params: ZIdParams,
+        headers: ZRunEventsHeaders,
+        response: {
+          204: RUN_EVENTS_NOTHING_NEW,
+          400: ZErrorBody,
+          401: ZErrorBody,
+          404: ZErrorBody,
+          410: ZErrorBody,
+          416: ZErrorBody,
+          429: ZErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireApiKey(request, reply, deps);
+      await closing.during((signal) =>
+        streamRunEvents(deps, user.id, request.params.id, request, reply, signal),
+      );
+    },
+  );
+
+  app.get(
+    '/runs/:id/result',
+    {
+      schema: {
+        tags: ['public API'],
+        operationId: 'getRunResult',
+        security,
+        summary: "The run's result file",
+        params: ZIdParams,
+        response: {
+          400: ZErrorBody,
+          401: ZErrorBody,
+          404: ZErrorBody,
+          410: ZErrorBody,
+          416: ZErrorBody,
+          429: ZErrorBody,
+        },
+      },
+    },
+    async (request, typedReply) => {
+      // A file answer has no JSON schema; the plain reply sends its bytes.
+      const reply: FastifyReply = typedReply;
+      const { user } = await requireApiKey(request, reply, deps);
+      return sendResultFile(deps, reply, { id: user.id, isAdmin: false }, request.params.id, {
+        inline: false,
+        range: request.headers.range,
+      });
+    },
+  );
+}

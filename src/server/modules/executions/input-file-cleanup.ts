@@ -1,0 +1,16 @@
+import { inArray, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '#server/db/client.js';
+import { runInputFiles, workflowExecutions } from '#server/db/schema.js';
+
+/**
+ * The storage keys of the uploaded files of the runs `where` selects, their rows deleted: for whoever removes
+ * runs (or their data), to queue for removal in the same transaction (results' queueFileDeletions).
+ */
+export async function takeInputFileKeys(tx: DbOrTx, runsWhere: SQL): Promise<string[]> {
+  const runs = tx.select({ id: workflowExecutions.id }).from(workflowExecutions).where(runsWhere);
+  const removed = await tx
+    .delete(runInputFiles)
+    .where(inArray(runInputFiles.executionId, runs))
+    .returning({ key: runInputFiles.storageKey });
+  return removed.map((r) => r.key);
+}

@@ -1,0 +1,322 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { and, eq } from 'drizzle-orm';
+import { pickLanguage, type TLanguage } from '#shared/contract/common.js';
+import type {
+  TCompleteRunRequest,
+  TSentAnswer,
+  TStoredFileAnswer,
+  TUploadedInputFile,
+} from '#shared/contract/executions.js';
+import { acceptedExtensions, maxFileMb, type TSurveyQuestion } from '#shared/contract/workflows.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { runInputFiles, userWorkflows, workflowExecutions } from '#server/db/schema.js';
+import { isUniqueViolation } from '#server/db/sql-helpers.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '#server/lib/errors.js';
+import { fileLinkSecret } from '#server/lib/file-link-secret.js';
+import { isStorageKey, resultStorageFor } from '#server/providers/storage/index.js';
+import type { AppDeps } from '#server/types.js';
+import {
+  allowedExtension,
+  checkResultFile,
+  displayFilename,
+  queueFileDeletions,
+  removeQueuedFiles,
+} from '../results/service.js';
+import { getSetting } from '../settings/service.js';
+
+/*
+ * Files people upload as answers to a survey's file questions. They are uploaded to a pending run (one per
+ * question; a replacement is a DELETE, then a new upload), checked by the rules of result files (extension,
+ * bytes, xlsx inspection), kept in the result file storage, and reach the workflow as signed links it can
+ * fetch without a session while the run works.
+ */
+
+const MIB = 1024 * 1024;
+/** A link never lives longer than this, whatever the run's own expiry. */
+export const FILE_LINK_MAX_MS = 24 * 60 * 60 * 1000;
+
+export interface UploadedInput {
+  filename: string;
+  bytes: Buffer;
+}
+
+/** The largest upload any question may take now: the route's streaming limit. */
+export async function maxInputFileBytes(deps: Pick<AppDeps, 'db'>): Promise<number> {
+  return (await getSetting(deps.db, 'max_input_file_mb')) * MIB;
+}
+
+/** The caller's run, still waiting for its answers, with its workflow's questions; 404 or 409 otherwise. */
+async function pendingRunOf(tx: DbOrTx, userId: string, runId: string, now: Date, lock: boolean) {
+  const query = tx
+    .select({
+      status: workflowExecutions.status,
+      expiresAt: workflowExecutions.expiresAt,
+      language: workflowExecutions.language,
+      questions: userWorkflows.surveyQuestions,
+    })
+    .from(workflowExecutions)
+    .innerJoin(userWorkflows, eq(userWorkflows.id, workflowExecutions.workflowId))
+    .where(and(eq(workflowExecutions.id, runId), eq(workflowExecutions.userId, userId)));
+  const [run] = lock ? await query.for('update', { of: workflowExecutions }) : await query;
+  if (!run) throw notFound('execution');
+  if (run.status !== 'pending' || !run.expiresAt || run.expiresAt <= now) {
+    throw conflict('runCompletedOrExpired');
+  }
+  return run;
+}
+
+/** Before an upload's body is read: the run is the caller's and still waits for its answers. */
+export async function assertPendingRun(deps: AppDeps, userId: string, runId: string): Promise<void> {
+  await pendingRunOf(deps.db, userId, runId, deps.now(), false);
+}
+
+function fileQuestion(questions: TSurveyQuestion[] | null, questionId: string): TSurveyQuestion {
+  const question = (questions ?? []).find((q) => q.id === questionId && q.type === 'file');
+  if (!question) throw badRequest({ key: 'notAFileQuestion', params: { questionId } });
+  return question;
+}
+
+/**
+ * Checks a file for one question before anything is kept: the question exists and takes files, the
+ * extension is one it accepts, the size is within its limit, the bytes are what the extension says.
+ */
+export async function checkInputFile(
+  deps: AppDeps,
+  userId: string,
+  runId: string,
+  questionId: string,
+  file: UploadedInput,
+): Promise<{ question: TSurveyQuestion; extension: string; contentType: string; filename: string }> {
+  const run = await pendingRunOf(deps.db, userId, runId, deps.now(), false);
+  const question = fileQuestion(run.questions, questionId);
+  const accepted = acceptedExtensions(question);
+  const extension = allowedExtension(file.filename);
+  if (!extension || !accepted.includes(extension)) {
+    throw badRequest({ key: 'inputFileTypeNotAllowed', params: { extensions: accepted.join(', ') } });
+  }
+  const mb = maxFileMb(question, await getSetting(deps.db, 'max_input_file_mb'));
+  if (file.bytes.length > mb * MIB) {
+    throw new AppError('PAYLOAD_TOO_LARGE', { key: 'inputFileTooLarge', params: { mb } });
+  }
+  const checked = checkResultFile(file.filename, file.bytes);
+  return {
+    question,
+    extension: checked.extension,
+    contentType: checked.contentType,
+    filename: displayFilename(file.filename, checked.extension),
+  };
+}
+
+/** POST /api/executions/{id}/files: keeps a checked file as the answer to one file question of a pending run. */
+export async function uploadInputFile(
+  deps: AppDeps,
+  userId: string,
+  runId: string,
+  questionId: string,
+  file: UploadedInput,
+): Promise<TUploadedInputFile> {
+  const checked = await checkInputFile(deps, userId, runId, questionId, file);
+  // Refused before the bytes are written when the question already has its file; the unique index settles
+  // two uploads racing past this check.
+  const [existing] = await deps.db
+    .select({ id: runInputFiles.id })
+    .from(runInputFiles)
+    .where(and(eq(runInputFiles.executionId, runId), eq(runInputFiles.questionId, questionId)));
+  if (existing) throw conflict('fileAlreadyUploaded');
+  const storage = resultStorageFor(deps.config);
+  const key = await storage.save(file.bytes, checked.extension);
+  try {
+    const row = await deps.db.transaction(async (tx) => {
+      // Locked, so the run cannot be completed (and its answers sent) between this check and the insert.
+      await pendingRunOf(tx, userId, runId, deps.now(), true);
+      const [inserted] = await tx
+        .insert(runInputFiles)
+        .values({
+          executionId: runId,
+          questionId,
+          storageKey: key,
+          filename: checked.filename,
+          contentType: checked.contentType,
+          size: file.bytes.length,
+        })
+        .returning({ id: runInputFiles.id });
+      return inserted;
+    });
+    if (!row) throw new Error('the file row was not inserted');
+    return {
+      fileId: row.id,
+      filename: checked.filename,
+      size: file.bytes.length,
+      content_type: checked.contentType,
+    };
+  } catch (err) {
+    await storage.remove(key);
+    if (isUniqueViolation(err)) throw conflict('fileAlreadyUploaded');
+    throw err;
+  }
+}
+
+/** DELETE /api/executions/{id}/files/{fileId}: removes an uploaded answer so another can be uploaded. */
+export async function deleteInputFile(
+  deps: AppDeps,
+  userId: string,
+  runId: string,
+  fileId: string,
+): Promise<void> {
+  const key = await deps.db.transaction(async (tx) => {
+    await pendingRunOf(tx, userId, runId, deps.now(), true);
+    const [removed] = await tx
+      .delete(runInputFiles)
+      .where(and(eq(runInputFiles.id, fileId), eq(runInputFiles.executionId, runId)))
+      .returning({ key: runInputFiles.storageKey });
+    if (!removed) throw notFound('inputFile');
+    await queueFileDeletions(tx, [removed.key]);
+    return removed.key;
+  });
+  // A store error leaves it queued for the retention job.
+  await removeQueuedFiles(deps, [key]).catch(() => 0);
+}
+
+const isFileRef = (
+  answer: TCompleteRunRequest['responses'][number]['answer'],
+): answer is { fileId: string } => typeof answer === 'object' && !Array.isArray(answer);
+
+/**
+ * A survey's answers as they will be kept and sent: each `{ fileId }` becomes the file's facts. Every file
+ * question needs its uploaded file among the answers, and a file answer must name a file of this run.
+ */
+export async function resolveFileAnswers(
+  tx: DbOrTx,
+  runId: string,
+  questions: TSurveyQuestion[],
+  responses: TCompleteRunRequest['responses'],
+  language: TLanguage,
+): Promise<TSentAnswer[]> {
+  const files = await tx
+    .select()
+    .from(runInputFiles)
+    .where(eq(runInputFiles.executionId, runId))
+    .orderBy(runInputFiles.createdAt);
+  const byId = new Map(files.map((f) => [f.id, f]));
+  const resolved = responses.map((response): TSentAnswer => {
+    if (!isFileRef(response.answer)) return { question: response.question, answer: response.answer };
+    const file = byId.get(response.answer.fileId);
+    if (!file) {
+      throw badRequest({ key: 'fileAnswerUnknown', params: { question: response.question.slice(0, 200) } });
+    }
+    const answer: TStoredFileAnswer = {
+      fileId: file.id,
+      filename: file.filename,
+      content_type: file.contentType,
+      size: file.size,
+    };
+    return { question: response.question, answer };
+  });
+  const sent = new Set(
+    resolved.flatMap((r) =>
+      typeof r.answer === 'object' && !Array.isArray(r.answer) ? [r.answer.fileId] : [],
+    ),
+  );
+  for (const q of questions.filter((x) => x.type === 'file')) {
+    const file = files.find((f) => f.questionId === q.id);
+    if (!file || !sent.has(file.id)) {
+      throw badRequest({
+        key: 'fileAnswerMissing',
+        params: { question: pickLanguage(q.question, language) },
+      });
+    }
+  }
+  return resolved;
+}
+
+function signature(secret: Buffer, runId: string, fileId: string, expires: number): string {
+  return createHmac('sha256', secret).update(`${runId}.${fileId}.${expires}`).digest('base64url');
+}
+
+/** What the workflow receives for a file answer: its facts and a link to its bytes. */
+export interface WebhookFileAnswer {
+  filename: string;
+  content_type: string;
+  size: number;
+  url: string;
+}
+
+const isStoredFile = (answer: unknown): answer is TStoredFileAnswer =>
+  typeof answer === 'object' &&
+  answer !== null &&
+  !Array.isArray(answer) &&
+  typeof (answer as { fileId?: unknown }).fileId === 'string';
+
+/**
+ * The responses as the webhook sends them: every file answer becomes `{ filename, content_type, size, url }`,
+ * the URL signed until the run's expiry (at most 24 h from now). A run past its expiry or ended makes the
+ * link refuse anyway, so a longer-looking expiry gives nothing away.
+ */
+export async function webhookResponses(
+  deps: Pick<AppDeps, 'config' | 'now'>,
+  runId: string,
+  inputData: unknown,
+  runExpiresAt: Date | null,
+): Promise<unknown> {
+  if (
+    !Array.isArray(inputData) ||
+    !inputData.some((r) => isStoredFile((r as { answer?: unknown })?.answer))
+  ) {
+    return inputData ?? [];
+  }
+  const secret = await fileLinkSecret(deps.config);
+  const cap = deps.now().getTime() + FILE_LINK_MAX_MS;
+  const until = Math.min(runExpiresAt?.getTime() ?? cap, cap);
+  const expires = Math.floor(until / 1000);
+  return inputData.map((item: { question?: unknown; answer?: unknown }) => {
+    if (!isStoredFile(item?.answer)) return item;
+    const { fileId, filename, content_type, size } = item.answer;
+    const query = `expires=${expires}&signature=${signature(secret, runId, fileId, expires)}`;
+    const answer: WebhookFileAnswer = {
+      filename,
+      content_type,
+      size,
+      url: `${deps.config.publicUrl}/api/executions/${runId}/files/${fileId}?${query}`,
+    };
+    return { question: item.question, answer };
+  });
+}
+
+/**
+ * GET /api/executions/{id}/files/{fileId}?expires=&signature=: the bytes, for whoever holds a valid link
+ * while the run works, streamed from the store (a bucket or DATA_DIR) rather than held whole in memory. A
+ * wrong, late or ended link is the same 403, so it tells nothing about the file.
+ */
+export async function openSignedInputFile(
+  deps: AppDeps,
+  runId: string,
+  fileId: string,
+  expires: string,
+  presented: string,
+): Promise<{ body: Readable; size: number; filename: string; contentType: string }> {
+  const refused = () => forbidden('fileLinkInvalid');
+  const now = deps.now();
+  const expiresAt = Number(expires);
+  const expected = Buffer.from(signature(await fileLinkSecret(deps.config), runId, fileId, expiresAt));
+  const given = Buffer.from(presented);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused();
+  if (expiresAt * 1000 <= now.getTime()) throw refused();
+  const [file] = await deps.db
+    .select({
+      key: runInputFiles.storageKey,
+      filename: runInputFiles.filename,
+      contentType: runInputFiles.contentType,
+      size: runInputFiles.size,
+      status: workflowExecutions.status,
+      runExpiresAt: workflowExecutions.expiresAt,
+    })
+    .from(runInputFiles)
+    .innerJoin(workflowExecutions, eq(workflowExecutions.id, runInputFiles.executionId))
+    .where(and(eq(runInputFiles.id, fileId), eq(runInputFiles.executionId, runId)));
+  if (!file || file.status !== 'running' || !file.runExpiresAt || file.runExpiresAt <= now) throw refused();
+  if (!isStorageKey(file.key)) throw refused();
+  const body = await resultStorageFor(deps.config).stream(file.key);
+  if (!body) throw refused();
+  return { body, size: file.size, filename: file.filename, contentType: file.contentType };
+}

@@ -1,0 +1,94 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+import { ZErrorBody } from '#shared/contract/errors.js';
+import { Closing } from '#server/lib/closing.js';
+import { AppError } from '#server/lib/errors.js';
+import { requireApiKey } from '#server/plugins/api-key.js';
+import type { App, AppDeps } from '#server/types.js';
+import { buildMcpServer } from './mcp.js';
+import { MCP_STREAMS_PER_KEY, McpStreams } from './mcp-streams.js';
+
+/**
+ * The MCP server at /mcp over Streamable HTTP, stateless (every POST carries one JSON-RPC message and gets
+ * its answer, a stream when the tool sends progress). A GET opens the standalone stream, which only carries
+ * `notifications/tools/list_changed`. Bearer API key only, like /api/v1.
+ */
+export async function mcpRoutes(app: App, deps: AppDeps): Promise<void> {
+  const closing = new Closing(app);
+  const streams = new McpStreams(deps.database);
+  app.addHook('preClose', async () => streams.closeAll());
+
+  app.post(
+    '/mcp',
+    {
+      schema: {
+        tags: ['public API'],
+        operationId: 'mcp',
+        security: [{ apiKey: [] }],
+        summary: 'Model Context Protocol (Streamable HTTP, stateless): workflows as tools',
+        body: z.unknown(),
+        response: { 401: ZErrorBody, 429: ZErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const principal = await requireApiKey(request, reply, deps);
+      const wait = closing.begin();
+      const server = buildMcpServer(deps, principal, wait.signal);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      reply.hijack();
+      reply.raw.on('close', () => {
+        wait.done();
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    },
+  );
+
+  app.get(
+    '/mcp',
+    {
+      schema: {
+        tags: ['public API'],
+        operationId: 'mcpStream',
+        summary: 'Model Context Protocol: the standalone event stream, told when the tool list changes',
+        description:
+          'Accept: text/event-stream. The stream carries `notifications/tools/list_changed` whenever the ' +
+          `catalogue changes; the client then asks tools/list again. At most ${MCP_STREAMS_PER_KEY} open ` +
+          'streams per API key (409 beyond).',
+        response: { 401: ZErrorBody, 409: ZErrorBody, 429: ZErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const principal = await requireApiKey(request, reply, deps);
+      if (streams.countFor(principal.keyId) >= MCP_STREAMS_PER_KEY) {
+        throw new AppError('CONFLICT', { key: 'tooManyMcpStreams', params: { max: MCP_STREAMS_PER_KEY } });
+      }
+      const wait = closing.begin();
+      const server = buildMcpServer(deps, principal, wait.signal);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      const stream = { keyId: principal.keyId, server, transport, closed: deps.metrics.streamOpened('/mcp') };
+      streams.add(stream);
+      reply.hijack();
+      reply.raw.on('close', () => {
+        wait.done();
+        streams.remove(stream);
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw);
+    },
+  );
+
+  // Stateless: there is no session to end.
+  app.route({
+    method: 'DELETE',
+    url: '/mcp',
+    schema: { hide: true },
+    handler: async (_request, reply) =>
+      reply
+        .status(405)
+        .header('allow', 'GET, POST')
+        .send({ error: 'Method not allowed', code: 'METHOD_NOT_ALLOWED' }),
+  });
+}

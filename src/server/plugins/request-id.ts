@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
+import type { App } from '../types.js';
+
+/**
+ * What an incoming X-Request-Id must look like to be kept: a short token (a UUID, nginx's 32 hex digits, a
+ * vendor's trace id), nothing that could break a log line or a header, or bloat every line it is written to.
+ */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Fastify's `genReqId`: a random UUID per request, unique across instances and restarts (a process counter
+ * repeats in every process). A request that comes straight from a trusted proxy (TRUST_PROXY, the list
+ * Fastify itself believes X-Forwarded-For from) keeps the proxy's `X-Request-Id` when it is a sane token, so
+ * the proxy's log and ours name the request alike; from anyone else the header is ignored, since a client
+ * could otherwise pick ids that collide with other people's requests in the logs.
+ */
+export function requestIdGenerator(trustProxy: string | false): (req: IncomingMessage) => string {
+  if (trustProxy === false) return () => randomUUID();
+  const trusted = proxyAddr.compile(trustProxy.split(',').map((entry) => entry.trim()));
+  return (req) => {
+    const given = req.headers['x-request-id'];
+    const peer = req.socket.remoteAddress;
+    if (typeof given === 'string' && SANE_REQUEST_ID.test(given) && peer !== undefined && trusted(peer, 0)) {
+      return given;
+    }
+    return randomUUID();
+  };
+}
+
+/**
+ * Every answer says its request id in `X-Request-Id`. Set on the raw response, so the answers that take the
+ * response over from Fastify (event streams, MCP) carry it too: Node merges it into their `writeHead`.
+ */
+export function registerRequestIdHeader(app: App): void {
+  // Callback-style: it runs on every request.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.setHeader('x-request-id', request.id);
+    done();
+  });
+}
