@@ -22,6 +22,7 @@ import { publicApiRoutes } from './modules/public-api/routes.js';
 import { resultRoutes } from './modules/results/routes.js';
 import { workflowRoutes } from './modules/workflows/routes.js';
 import { AccessLog, registerAccessLog } from './plugins/access-log.js';
+import { LazyChildLogger } from './lib/lazy-logger.js';
 import { registerApiRateLimit } from './plugins/api-rate-limit.js';
 import { registerCompression } from './plugins/compression.js';
 import { registerDocs } from './plugins/docs.js';
@@ -77,6 +78,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const app = Fastify({
     logger,
     genReqId: requestIdGenerator(deps.config.trustProxy),
+    childLoggerFactory: (parent, bindings, options) => new LazyChildLogger(parent, bindings, options),
     // One log line per answered request is written below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,

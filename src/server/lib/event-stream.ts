@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { hijackReply } from './hijack.js';
 
 /**
  * Takes the response over from Fastify and starts it as a stream of server-sent events, status 200, its headers
@@ -7,8 +8,7 @@ import type { FastifyReply } from 'fastify';
  * written. The stream counts as open in the metrics until its connection closes, whoever ends it.
  */
 export function openEventStream(reply: FastifyReply): ServerResponse {
-  reply.hijack();
-  const res = reply.raw;
+  const res = hijackReply(reply);
   res.once('close', reply.server.metrics.streamOpened(reply.request.routeOptions.url ?? '(unmatched)'));
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',

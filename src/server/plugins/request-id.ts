@@ -30,13 +30,15 @@ export function requestIdGenerator(trustProxy: string | false): (req: IncomingMe
 }
 
 /**
- * Every answer says its request id in `X-Request-Id`. Set on the raw response, so the answers that take the
- * response over from Fastify (event streams, MCP) carry it too: Node merges it into their `writeHead`.
+ * Every answer says its request id in `X-Request-Id`, kept with the answer's other headers in Fastify until it
+ * writes them all at once (answers taken over from Fastify get them through `hijackReply`). Set on the raw
+ * response instead, it would send every later header through Node's one-by-one `setHeader` path: about 5% of
+ * a catalogue answer's CPU.
  */
 export function registerRequestIdHeader(app: App): void {
   // Callback-style: it runs on every request.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.raw.setHeader('x-request-id', request.id);
+    void reply.header('x-request-id', request.id);
     done();
   });
 }

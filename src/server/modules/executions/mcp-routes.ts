@@ -2,6 +2,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { z } from 'zod';
 import { ZErrorBody } from '#shared/contract/errors.js';
 import { Closing } from '#server/lib/closing.js';
+import { hijackReply } from '#server/lib/hijack.js';
 import { AppError } from '#server/lib/errors.js';
 import { requireApiKey } from '#server/plugins/api-key.js';
 import type { App, AppDeps } from '#server/types.js';
@@ -35,7 +36,7 @@ export async function mcpRoutes(app: App, deps: AppDeps): Promise<void> {
       const wait = closing.begin();
       const server = buildMcpServer(deps, principal, wait.signal);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      reply.hijack();
+      hijackReply(reply);
       reply.raw.on('close', () => {
         wait.done();
         void transport.close();
@@ -70,7 +71,7 @@ export async function mcpRoutes(app: App, deps: AppDeps): Promise<void> {
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       const stream = { keyId: principal.keyId, server, transport, closed: deps.metrics.streamOpened('/mcp') };
       streams.add(stream);
-      reply.hijack();
+      hijackReply(reply);
       reply.raw.on('close', () => {
         wait.done();
         streams.remove(stream);

@@ -248,6 +248,9 @@ describe('MCP at /mcp', () => {
         const res = await openStream(key, abort.signal);
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toContain('text/event-stream');
+        // Written by the SDK, the answer still carries the headers every answer gets.
+        expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       }
       const refused = await fetch(`${w.baseUrl}/mcp`, {
         headers: {

@@ -36,6 +36,11 @@ describe('run event streams', () => {
     const cookie = { cookie: user.client.cookie! };
 
     const first = await readEvents(webEvents(runId), cookie);
+    // Taken over from Fastify, the stream keeps the headers every answer gets: its request id and the API's
+    // security set.
+    expect(first.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(first.headers.get('x-frame-options')).toBe('DENY');
     const running = await first.next();
     expect(running?.event).toBe('execution');
     expect(runOf(running?.data)).toMatchObject({ id: runId, status: 'running', progressMessage: null });
