@@ -62,6 +62,34 @@ export async function pgliteExtensions() {
   return { pg_trgm };
 }
 
+/**
+ * Any number: what matters is that every instance of Flujo asks for the same one. Picked to be unlikely to
+ * collide with another application's advisory locks on a shared server.
+ */
+const MIGRATION_LOCK = 0x466c756a6f; // "Flujo" in ASCII
+
+/**
+ * Brings the schema up to date while holding a session-level advisory lock, so that instances starting
+ * together on one database (a rollout, a scaled deployment's first start) migrate one after the other: the
+ * first applies what is missing, the others then find nothing to do. Without it two of them would both see a
+ * migration as pending and the second would fail on objects the first just made.
+ */
+async function migrateAlone(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migratePg(drizzlePg({ client, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  } catch (err) {
+    broken = true;
+    throw err;
+  } finally {
+    // After a failure the connection is closed rather than pooled: that ends its session, and the lock with it.
+    client.release(broken);
+  }
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
     const max = options.poolSize ?? 20;
@@ -69,7 +97,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => undefined);
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    await migrateAlone(pool);
     const notifications = new PostgresNotifications({ ...options.listener, url: options.url });
     return {
       db,

@@ -157,6 +157,31 @@ describe('errorMessage', () => {
       't(common:errors.generic)',
     );
   });
+
+  it("adds a server error's request id, in the reader's language, for the person to quote", () => {
+    const id = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
+    const failed = (status: number, requestId: unknown) =>
+      new ApiError('Internal error', status, 'INTERNAL_ERROR', {
+        error: 'x',
+        code: 'INTERNAL_ERROR',
+        requestId,
+      });
+    for (const language of ['en', 'es'] as const) {
+      const words = (key: string, params?: Record<string, string>) => {
+        const text = resolve(language, key);
+        if (typeof text !== 'string') throw new Error(`no text for ${key}`);
+        return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => params?.[name] ?? '');
+      };
+      const shown = errorMessage(words as TFunction, failed(500, id));
+      expect(shown).toContain(id);
+      expect(shown.startsWith(words('common:errors.generic'))).toBe(true);
+    }
+    expect(errorMessage(t, failed(500, id))).toBe('t(common:errors.withReference)');
+    // Not a server error, or not a plain token: the message alone.
+    expect(errorMessage(t, apiError(404, 'NOT_FOUND'))).toBe('t(common:errors.notFound)');
+    expect(errorMessage(t, failed(500, '<img src=x onerror=alert(1)>'))).toBe('t(common:errors.generic)');
+    expect(errorMessage(t, failed(500, 42))).toBe('t(common:errors.generic)');
+  });
 });
 
 describe('errorDetails', () => {

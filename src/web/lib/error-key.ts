@@ -97,11 +97,28 @@ export function errorParams(err: unknown): Record<string, number> {
  * text only for a code this client does not know (a newer server), which it wrote in the reader's language.
  */
 export function errorMessage(t: TFunction, err: unknown, specific: ErrorKeys = {}): string {
+  const message = wordedError(t, err, specific);
+  const id = requestIdOf(err);
+  return id ? t('common:errors.withReference', { message, id }) : message;
+}
+
+function wordedError(t: TFunction, err: unknown, specific: ErrorKeys): string {
   if (err instanceof ApiError && err.code === undefined) {
     const body = err.body as { error?: unknown; code?: unknown } | null;
     if (typeof body?.code === 'string' && typeof body.error === 'string' && body.error) return body.error;
   }
   return t(errorKey(err, specific), errorParams(err));
+}
+
+/**
+ * The id of the request a server error (5xx) happened in, which the server sends in its body: shown with the
+ * message so that a person reporting the error can quote it, and whoever runs the server finds its log lines.
+ * Only a plain token is shown: the body of a failed answer is not to be trusted as text to display.
+ */
+function requestIdOf(err: unknown): string | null {
+  if (!(err instanceof ApiError) || err.status < 500) return null;
+  const id = (err.body as { requestId?: unknown } | null)?.requestId;
+  return typeof id === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : null;
 }
 
 /**
