@@ -154,6 +154,11 @@ for (const width of [390, 1280] as const) {
         await expect(
           adminDialog.getByText(tr(lng, 'admin', 'reviews.hiddenBadge'), { exact: true }),
         ).toBeVisible();
+        // The confirmation comes as a toast (its module loads on first use, after the badge may show): seen,
+        // then gone before the page is checked, since a toast fading in has no contrast yet.
+        await expect(
+          admin.locator('[data-sonner-toast]').filter({ hasText: tr(lng, 'admin', 'reviews.hiddenToast') }),
+        ).toBeVisible();
         await withoutToasts(admin);
         await expectAccessible(admin);
         await dialogShot(admin, `reviews-admin-${lng}-${width}`);
