@@ -5,7 +5,7 @@ import { ERROR_TEXTS } from '#shared/i18n/errors';
 import commonEn from '../i18n/locales/en/common.json';
 import commonEs from '../i18n/locales/es/common.json';
 import { ApiError } from './api';
-import { errorDetails, errorKey, errorMessage, errorPlacement, fieldProblems } from './error-key';
+import { errorDetails, errorKey, errorMessage, errorPlacement, fieldProblems, formErrors } from './error-key';
 
 const apiError = (status: number, code: ErrorCode | undefined, details?: unknown) =>
   new ApiError('Server text in English', status, code, { error: 'Server text in English', code, details });
@@ -115,6 +115,21 @@ describe('errorPlacement', () => {
     expect(errorPlacement(apiError(429, 'RATE_LIMITED'), fields)).toEqual({
       field: null,
       key: 'common:errors.rateLimited',
+    });
+  });
+});
+
+describe('formErrors', () => {
+  const t = ((key: string) => `text of ${key}`) as TFunction;
+  it('words the message under the field the error is placed on, and nothing for the form', () => {
+    const err = apiError(400, 'VALIDATION_ERROR', { fields: [{ field: 'password', message: 'wrong' }] });
+    expect(formErrors(t, err, ['password'], { 'VALIDATION_ERROR:password': 'account:wrong' })).toEqual({
+      password: 'text of account:wrong',
+    });
+  });
+  it("words an error no field answers for as the form's", () => {
+    expect(formErrors(t, apiError(429, 'RATE_LIMITED'), ['password'])).toEqual({
+      form: 'text of common:errors.rateLimited',
     });
   });
 });

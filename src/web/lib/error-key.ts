@@ -139,3 +139,17 @@ export function errorPlacement<F extends string>(
   const named = fieldProblems(err).find((p) => (fields as readonly string[]).includes(p.field));
   return { field: (named?.field as F | undefined) ?? null, key };
 }
+
+/** A form's messages for a failed call: one under the field `errorPlacement` chooses, or one for the form. */
+export function formErrors<F extends string>(
+  t: TFunction,
+  err: unknown,
+  fields: readonly F[],
+  specific?: ErrorKeys,
+  fieldOfCode?: Partial<Record<ErrorCode, F>>,
+): Partial<Record<F | 'form', string>> {
+  const { field, key } = errorPlacement(err, fields, specific, fieldOfCode);
+  const errors: Partial<Record<F | 'form', string>> = {};
+  errors[field ?? 'form'] = t(key);
+  return errors;
+}

@@ -9,12 +9,14 @@ import {
 } from '#shared/contract/reviews';
 import { Button } from '#web/components/ui/button';
 import { FormError } from '#web/components/ui/form-field';
+import { InlineConfirmButtons } from '#web/components/ui/inline-confirm';
 import { Label, Textarea } from '#web/components/ui/input';
 import { Spinner } from '#web/components/ui/spinner';
 import { toast } from '#web/components/ui/toast';
 import { errorMessage } from '#web/lib/error-key';
 import { formatDate } from '#web/lib/format';
 import { useDeleteReview, useSaveReview, useWorkflowReviews } from '#web/lib/reviews';
+import { useConfirmedAction } from '#web/lib/use-confirmed-action';
 import { RatingSummary, StarInput, StarRow } from './stars';
 
 /**
@@ -98,8 +100,8 @@ function MyReview({
 }) {
   const { t } = useTranslation('reviews');
   const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const remove = useDeleteReview(workflowId);
+  const deletion = useConfirmedAction(remove, t, { done: t('deleted'), failed: t('deleteError') });
 
   if (!mine && !canReview) {
     return (
@@ -118,16 +120,6 @@ function MyReview({
       />
     );
   }
-  const del = () =>
-    remove.mutate(undefined, {
-      onSuccess: () => {
-        setConfirming(false);
-        toast({ title: t('deleted'), variant: 'success' });
-      },
-      onError: (err) =>
-        toast({ title: t('deleteError'), description: errorMessage(t, err), variant: 'destructive' }),
-    });
-
   return (
     <section
       className="rounded-lg border border-slate-200 bg-slate-50 p-4"
@@ -150,15 +142,10 @@ function MyReview({
           {t('hiddenNote')}
         </p>
       ) : null}
-      {confirming ? (
+      {deletion.confirming ? (
         <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center" role="group">
           <p className="text-sm text-slate-800 sm:mr-auto">{t('deleteConfirm')}</p>
-          <Button variant="secondary" size="sm" onClick={() => setConfirming(false)}>
-            {t('cancel')}
-          </Button>
-          <Button variant="destructive" size="sm" onClick={del} disabled={remove.isPending}>
-            {t('deleteYes')}
-          </Button>
+          <InlineConfirmButtons action={deletion} cancelLabel={t('cancel')} confirmLabel={t('deleteYes')} />
         </div>
       ) : (
         <div className="mt-3 flex gap-2">
@@ -166,7 +153,7 @@ function MyReview({
             <Pencil className="size-4" aria-hidden="true" />
             {t('edit')}
           </Button>
-          <Button variant="ghost" size="sm" onClick={() => setConfirming(true)}>
+          <Button variant="ghost" size="sm" onClick={() => deletion.setConfirming(true)}>
             <Trash2 className="size-4" aria-hidden="true" />
             {t('delete')}
           </Button>

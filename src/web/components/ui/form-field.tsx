@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
+import { cn } from '#web/lib/utils';
 import { Input, Label } from './input';
 
 /** Joins the ids a field is described by, leaving out the empty ones. */
@@ -18,12 +19,21 @@ export function FieldError({ id, message }: { id: string; message: string | null
 }
 
 /** An error about the whole form (not one field). */
-export function FormError({ message }: { message: string | null | undefined }) {
+export function FormError({
+  message,
+  className,
+}: {
+  message: string | null | undefined;
+  className?: string;
+}) {
   if (!message) return null;
   return (
     <p
       role="alert"
-      className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+      className={cn(
+        'rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800',
+        className,
+      )}
     >
       {message}
     </p>

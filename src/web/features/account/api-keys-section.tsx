@@ -15,6 +15,7 @@ import { FormError, FormField } from '#web/components/ui/form-field';
 import { toast } from '#web/components/ui/toast';
 import { errorKey } from '#web/lib/error-key';
 import { formatDate, formatNumber } from '#web/lib/format';
+import { AccountSection } from './account-section';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api/api-keys';
 
 /** The end of the chosen day in the reader's time zone: a key "until 31 May" works all of that day. */
@@ -93,11 +94,7 @@ export function ApiKeysSection() {
   const lng = i18n.resolvedLanguage;
   const list = keys.data ?? [];
   return (
-    <section id="api-keys" aria-labelledby="api-keys-heading" className="scroll-mt-20">
-      <h2 id="api-keys-heading" className="text-xl font-bold text-slate-900">
-        {t('apiKeys.heading')}
-      </h2>
-      <p className="mt-1 text-sm text-slate-700">{t('apiKeys.subtitle')}</p>
+    <AccountSection id="api-keys" texts="apiKeys">
       <Card className="mt-4 space-y-6 p-6">
         <form
           onSubmit={submit}
@@ -231,6 +228,6 @@ export function ApiKeysSection() {
         onConfirm={confirmRevoke}
         pending={revoke.isPending}
       />
-    </section>
+    </AccountSection>
   );
 }

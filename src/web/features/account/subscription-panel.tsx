@@ -1,36 +1,23 @@
 import { CalendarClock } from 'lucide-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '#web/components/ui/button';
 import { Card } from '#web/components/ui/card';
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog';
-import { toast } from '#web/components/ui/toast';
 import { useCancelSubscription } from './api/cancel-subscription';
 import { useSubscription } from './api/get-subscription';
 import { formatDate, formatUsd } from './format';
-import { errorMessage } from '#web/lib/error-key';
+import { useConfirmedAction } from '#web/lib/use-confirmed-action';
 
 /** The active monthly plan, with a cancel button behind a confirmation; nothing when there is none. */
 export function SubscriptionPanel() {
   const { t, i18n } = useTranslation('account');
   const { data: subscription } = useSubscription();
   const cancel = useCancelSubscription();
-  const [confirming, setConfirming] = useState(false);
+  const cancellation = useConfirmedAction(cancel, t, {
+    done: t('subscription.cancelled'),
+    failed: t('subscription.cancelError'),
+  });
   if (!subscription) return null;
-
-  const doCancel = () =>
-    cancel.mutate(undefined, {
-      onSuccess: () => {
-        setConfirming(false);
-        toast({ title: t('subscription.cancelled'), variant: 'success' });
-      },
-      onError: (err) =>
-        toast({
-          title: t('subscription.cancelError'),
-          description: errorMessage(t, err),
-          variant: 'destructive',
-        }),
-    });
 
   return (
     <Card
@@ -63,17 +50,17 @@ export function SubscriptionPanel() {
           ) : null}
         </div>
       </div>
-      <Button variant="secondary" onClick={() => setConfirming(true)} className="shrink-0">
+      <Button variant="secondary" onClick={() => cancellation.setConfirming(true)} className="shrink-0">
         {t('subscription.cancel')}
       </Button>
       <ConfirmDialog
-        open={confirming}
-        onOpenChange={setConfirming}
+        open={cancellation.confirming}
+        onOpenChange={cancellation.setConfirming}
         title={t('subscription.confirmTitle', { plan: subscription.planName })}
         description={t('subscription.confirmBody')}
         cancelLabel={t('subscription.keep')}
         confirmLabel={cancel.isPending ? t('subscription.cancelling') : t('subscription.confirm')}
-        onConfirm={doCancel}
+        onConfirm={cancellation.run}
         pending={cancel.isPending}
       />
     </Card>

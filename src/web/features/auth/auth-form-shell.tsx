@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '#web/components/ui/button';
 import { Card } from '#web/components/ui/card';
+import { FormError } from '#web/components/ui/form-field';
 
 type AuthTexts = 'signin' | 'signup' | 'forgot' | 'reset';
 
@@ -48,17 +49,6 @@ export function AuthFooterLink({ lead, to, children }: { lead?: string; to: stri
   );
 }
 
-function ErrorBanner({ message }: { message: string }) {
-  return (
-    <div
-      role="alert"
-      className="mb-4 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
-    >
-      {message}
-    </div>
-  );
-}
-
 /**
  * An auth page's form: the server's refusal above it, its fields, and one full-width submit button, labelled
  * `<texts>.submit` and `<texts>.submitting` (auth) while the request is on its way.
@@ -80,7 +70,7 @@ export function AuthForm({
   const { t } = useTranslation('auth');
   return (
     <>
-      {error ? <ErrorBanner message={error} /> : null}
+      <FormError message={error} className="mb-4" />
       <form
         onSubmit={(e: FormEvent) => {
           e.preventDefault();

@@ -1,5 +1,5 @@
 import { SearchX, Search, Upload } from 'lucide-react';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { pickLanguage } from '#shared/contract/pick-language';
@@ -30,6 +30,32 @@ const ReviewsDialog = lazy(() =>
 
 const SELECT =
   'block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
+
+/** A choice above the grid, its label read by screen readers only (the options say what it is). */
+function ToolbarSelect({
+  id,
+  label,
+  value,
+  onChange,
+  children,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <Label htmlFor={id} className="sr-only">
+        {label}
+      </Label>
+      <select id={id} className={SELECT} value={value} onChange={(e) => onChange(e.target.value)}>
+        {children}
+      </select>
+    </div>
+  );
+}
 
 export default function CataloguePage() {
   const { t, i18n } = useTranslation('catalogue');
@@ -125,41 +151,31 @@ export default function CataloguePage() {
                 />
               </div>
             </div>
-            <div>
-              <Label htmlFor="catalogue-category" className="sr-only">
-                {t('categoryLabel')}
-              </Label>
-              <select
-                id="catalogue-category"
-                className={SELECT}
-                value={activeCategory}
-                onChange={(e) => setCategory(e.target.value)}
-              >
-                <option value={ALL_CATEGORIES}>{t('allCategories')}</option>
-                {categories.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <Label htmlFor="catalogue-sort" className="sr-only">
-                {t('sortLabel')}
-              </Label>
-              <select
-                id="catalogue-sort"
-                className={SELECT}
-                value={sort}
-                onChange={(e) => setSort(parseSort(e.target.value))}
-              >
-                {CATALOGUE_SORTS.map((s) => (
-                  <option key={s} value={s}>
-                    {t(`sort.${s}`)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <ToolbarSelect
+              id="catalogue-category"
+              label={t('categoryLabel')}
+              value={activeCategory}
+              onChange={setCategory}
+            >
+              <option value={ALL_CATEGORIES}>{t('allCategories')}</option>
+              {categories.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </ToolbarSelect>
+            <ToolbarSelect
+              id="catalogue-sort"
+              label={t('sortLabel')}
+              value={sort}
+              onChange={(v) => setSort(parseSort(v))}
+            >
+              {CATALOGUE_SORTS.map((s) => (
+                <option key={s} value={s}>
+                  {t(`sort.${s}`)}
+                </option>
+              ))}
+            </ToolbarSelect>
           </div>
 
           {anonymous && !workflows.data ? (

@@ -8,7 +8,7 @@ import { Button } from '#web/components/ui/button';
 import { Dialog, DialogActions } from '#web/components/ui/dialog';
 import { FormError } from '#web/components/ui/form-field';
 import { toast } from '#web/components/ui/toast';
-import { errorPlacement } from '#web/lib/error-key';
+import { formErrors } from '#web/lib/error-key';
 import { useDeleteAccount } from '../api/delete-account';
 import { SettingsCard } from './settings-card';
 import { queryKeys } from '#web/lib/query-keys';
@@ -67,12 +67,12 @@ function DeleteForm({ credits, onCancel }: { credits: number; onCancel(): void }
             variant: 'success',
           });
         },
-        onError: (err) => {
-          const { field, key } = errorPlacement(err, ['password'] as const, {
-            'VALIDATION_ERROR:password': 'account:settings.wrongPassword',
-          });
-          setErrors(field ? { password: t(key) } : { form: t(key) });
-        },
+        onError: (err) =>
+          setErrors(
+            formErrors(t, err, ['password'], {
+              'VALIDATION_ERROR:password': 'account:settings.wrongPassword',
+            }),
+          ),
       },
     );
   };

@@ -6,7 +6,7 @@ import { EmailField, PasswordField } from '#web/components/form-fields';
 import { ResendVerificationButton } from '#web/components/resend-verification-button';
 import { Badge } from '#web/components/ui/badge';
 import { Callout } from '#web/components/ui/callout';
-import { errorPlacement } from '#web/lib/error-key';
+import { formErrors } from '#web/lib/error-key';
 import { useChangeEmail } from '../api/change-email';
 import { SettingsFormCard } from './settings-card';
 
@@ -41,19 +41,20 @@ export function EmailForm({ user }: { user: TSessionUser }) {
           setNewEmail('');
           setPassword('');
         },
-        onError: (err) => {
-          const { field, key } = errorPlacement(
-            err,
-            ['newEmail', 'password'] as const,
-            {
-              CONFLICT: 'account:settings.email.taken',
-              'VALIDATION_ERROR:password': 'account:settings.wrongPassword',
-              'VALIDATION_ERROR:newEmail': 'account:settings.email.invalid',
-            },
-            { CONFLICT: 'newEmail' },
-          );
-          setErrors(field ? { [field]: t(key) } : { form: t(key) });
-        },
+        onError: (err) =>
+          setErrors(
+            formErrors(
+              t,
+              err,
+              ['newEmail', 'password'],
+              {
+                CONFLICT: 'account:settings.email.taken',
+                'VALIDATION_ERROR:password': 'account:settings.wrongPassword',
+                'VALIDATION_ERROR:newEmail': 'account:settings.email.invalid',
+              },
+              { CONFLICT: 'newEmail' },
+            ),
+          ),
       },
     );
   };

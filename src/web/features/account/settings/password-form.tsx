@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { PASSWORD_MIN } from '#shared/contract/limits';
 import { PasswordField } from '#web/components/form-fields';
 import { toast } from '#web/components/ui/toast';
-import { errorPlacement } from '#web/lib/error-key';
+import { formErrors } from '#web/lib/error-key';
 import { useChangePassword } from '../api/change-password';
 import { SettingsFormCard } from './settings-card';
 
@@ -36,12 +36,12 @@ export function PasswordForm() {
             variant: 'success',
           });
         },
-        onError: (err) => {
-          const { field, key } = errorPlacement(err, ['currentPassword', 'newPassword'] as const, {
-            'VALIDATION_ERROR:currentPassword': 'account:settings.password.wrongCurrent',
-          });
-          setErrors(field ? { [field]: t(key) } : { form: t(key) });
-        },
+        onError: (err) =>
+          setErrors(
+            formErrors(t, err, ['currentPassword', 'newPassword'], {
+              'VALIDATION_ERROR:currentPassword': 'account:settings.password.wrongCurrent',
+            }),
+          ),
       },
     );
   };

@@ -6,7 +6,7 @@ import { FullNameField } from '#web/components/form-fields';
 import { Label } from '#web/components/ui/input';
 import { Select } from '#web/components/ui/select';
 import { toast } from '#web/components/ui/toast';
-import { errorPlacement } from '#web/lib/error-key';
+import { formErrors } from '#web/lib/error-key';
 import { useUpdateProfile } from '../api/update-profile';
 import { SettingsFormCard } from './settings-card';
 
@@ -39,10 +39,7 @@ export function ProfileForm({ user }: { user: TSessionUser }) {
           // Worded in the language just chosen.
           toast({ title: i18n.t('account:settings.profile.saved'), variant: 'success' });
         },
-        onError: (err) => {
-          const { field, key } = errorPlacement(err, ['fullName'] as const);
-          setErrors(field ? { fullName: t(key) } : { form: t(key) });
-        },
+        onError: (err) => setErrors(formErrors(t, err, ['fullName'])),
       },
     );
   };

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import type { TSessionUser } from '#shared/contract/auth';
+import { AccountSection } from '../account-section';
 import { DeleteAccountCard } from './delete-account-card';
 import { EmailForm } from './email-form';
 import { ExportCard } from './export-card';
@@ -9,13 +9,8 @@ import { SessionsCard } from './sessions-card';
 
 /** The account's settings: profile, sign-in details, devices, data, and deleting the account. */
 export function SettingsSection({ user }: { user: TSessionUser }) {
-  const { t } = useTranslation('account');
   return (
-    <section id="settings" aria-labelledby="settings-heading" className="scroll-mt-20">
-      <h2 id="settings-heading" className="text-xl font-bold text-slate-900">
-        {t('settings.heading')}
-      </h2>
-      <p className="mt-1 text-sm text-slate-700">{t('settings.subtitle')}</p>
+    <AccountSection id="settings" texts="settings">
       <div className="mt-4 grid gap-6 lg:grid-cols-2">
         <ProfileForm key={user.id} user={user} />
         <PasswordForm />
@@ -28,6 +23,6 @@ export function SettingsSection({ user }: { user: TSessionUser }) {
           <DeleteAccountCard credits={user.credits ?? 0} />
         </div>
       </div>
-    </section>
+    </AccountSection>
   );
 }

@@ -1,9 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { Label } from '#web/components/ui/input';
 import { Select } from '#web/components/ui/select';
 import { CATEGORIES } from '#shared/contract/categories';
 import { pickLanguage } from '#shared/contract/common';
-import { FieldError } from './field-error';
+import { LabelledField } from './labelled-field';
 
 interface CategorySelectProps {
   id: string;
@@ -16,26 +15,17 @@ interface CategorySelectProps {
 export function CategorySelect({ id, value, onChange, error }: CategorySelectProps) {
   const { t, i18n } = useTranslation('admin');
   return (
-    <div>
-      <Label htmlFor={id} required>
-        {t('form.category')}
-      </Label>
-      <Select
-        id={id}
-        value={value}
-        required
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      >
-        <option value="">{t('form.categoryPlaceholder')}</option>
-        {CATEGORIES.map((c) => (
-          <option key={c.key} value={c.key}>
-            {pickLanguage(c.name, i18n.language)}
-          </option>
-        ))}
-      </Select>
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
+    <LabelledField id={id} label={t('form.category')} required error={error}>
+      {(control) => (
+        <Select {...control} value={value} required onChange={(e) => onChange(e.target.value)}>
+          <option value="">{t('form.categoryPlaceholder')}</option>
+          {CATEGORIES.map((c) => (
+            <option key={c.key} value={c.key}>
+              {pickLanguage(c.name, i18n.language)}
+            </option>
+          ))}
+        </Select>
+      )}
+    </LabelledField>
   );
 }

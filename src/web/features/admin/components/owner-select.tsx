@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Input, Label } from '#web/components/ui/input';
+import { Input } from '#web/components/ui/input';
 import { Select } from '#web/components/ui/select';
 import { useAdminUsers } from '../api/lists';
 import { useDebouncedValue } from '../lib/use-debounced-value';
-import { FieldError } from './field-error';
+import { LabelledField } from './labelled-field';
 
-interface OwnerSelectProps {
+export interface OwnerSelectProps {
   id: string;
   value: string;
   onChange(userId: string): void;
@@ -35,38 +35,34 @@ export function OwnerSelect({ id, value, onChange, error, current }: OwnerSelect
     u.fullName ? `${u.fullName} (${u.email})` : u.email;
 
   return (
-    <div>
-      <Label htmlFor={id} required>
-        {t('form.owner')}
-      </Label>
-      <div className="grid gap-2 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)]">
-        <Input
-          type="search"
-          aria-label={t('form.ownerSearch')}
-          placeholder={t('form.ownerSearch')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-        <Select
-          id={id}
-          value={value}
-          required
-          onChange={(e) => {
-            setPicked(withCurrent.find((u) => u.id === e.target.value) ?? null);
-            onChange(e.target.value);
-          }}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-        >
-          <option value="">{users.isLoading ? t('common.loading') : t('form.ownerPlaceholder')}</option>
-          {withCurrent.map((u) => (
-            <option key={u.id} value={u.id}>
-              {label(u)}
-            </option>
-          ))}
-        </Select>
-      </div>
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
+    <LabelledField id={id} label={t('form.owner')} required error={error}>
+      {(control) => (
+        <div className="grid gap-2 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)]">
+          <Input
+            type="search"
+            aria-label={t('form.ownerSearch')}
+            placeholder={t('form.ownerSearch')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+          <Select
+            {...control}
+            value={value}
+            required
+            onChange={(e) => {
+              setPicked(withCurrent.find((u) => u.id === e.target.value) ?? null);
+              onChange(e.target.value);
+            }}
+          >
+            <option value="">{users.isLoading ? t('common.loading') : t('form.ownerPlaceholder')}</option>
+            {withCurrent.map((u) => (
+              <option key={u.id} value={u.id}>
+                {label(u)}
+              </option>
+            ))}
+          </Select>
+        </div>
+      )}
+    </LabelledField>
   );
 }

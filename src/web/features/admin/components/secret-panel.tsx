@@ -2,13 +2,14 @@ import { Copy, Eye, EyeOff, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '#web/components/ui/button';
-import { Spinner } from '#web/components/ui/spinner';
+import { InlineConfirmButtons } from '#web/components/ui/inline-confirm';
 import { toast } from '#web/components/ui/toast';
 import { useWorkflowSecret } from '../api/get-workflow-secret';
 import { useRotateWorkflowSecret } from '../api/rotate-workflow-secret';
+import { Loaded } from './loaded';
 import { cn } from '#web/lib/utils';
 import { formatDateTime } from '../lib/format';
-import { errorMessage } from '#web/lib/error-key';
+import { useConfirmedAction } from '#web/lib/use-confirmed-action';
 
 /** One secret value: masked unless `visible`, with its own copy button. */
 function SecretValue({
@@ -68,17 +69,10 @@ export function SecretPanel({ workflowId }: { workflowId: string }) {
   const secret = useWorkflowSecret(workflowId);
   const rotate = useRotateWorkflowSecret(workflowId);
   const [visible, setVisible] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-
-  const doRotate = () =>
-    rotate.mutate(undefined, {
-      onSuccess: () => {
-        setConfirming(false);
-        toast({ title: t('secret.rotated'), variant: 'success' });
-      },
-      onError: (err) =>
-        toast({ title: t('secret.rotateError'), description: errorMessage(t, err), variant: 'destructive' }),
-    });
+  const rotation = useConfirmedAction(rotate, t, {
+    done: t('secret.rotated'),
+    failed: t('secret.rotateError'),
+  });
 
   return (
     <section aria-labelledby="secret-title" className="rounded-lg border border-slate-200 bg-slate-50 p-4">
@@ -86,73 +80,68 @@ export function SecretPanel({ workflowId }: { workflowId: string }) {
         {t('secret.title')}
       </h3>
       <p className="mt-1 text-sm text-slate-700">{t('secret.help')}</p>
-      {secret.isLoading ? (
-        <Spinner label={t('common.loading')} className="p-2" />
-      ) : secret.error ? (
-        <p role="alert" className="mt-2 text-sm text-red-800">
-          {t('common.loadError', { message: errorMessage(t, secret.error) })}
-        </p>
-      ) : (
-        <>
-          <SecretValue
-            label={t('secret.value')}
-            value={secret.data?.secretToken ?? ''}
-            visible={visible}
-            testId="workflow-secret"
-          />
-          <SecretValue
-            label={t('secret.headerToken')}
-            value={secret.data?.headerToken ?? ''}
-            visible={visible}
-            testId="workflow-header-token"
-          />
-          <p className="mt-1 text-xs text-slate-700">{t('secret.headerTokenHelp')}</p>
-          <div className="mt-3">
-            <Button
-              variant="secondary"
-              size="sm"
-              onClick={() => setVisible((v) => !v)}
-              aria-pressed={visible}
-            >
-              {visible ? (
-                <EyeOff className="size-4" aria-hidden="true" />
-              ) : (
-                <Eye className="size-4" aria-hidden="true" />
-              )}
-              {visible ? t('secret.hide') : t('secret.show')}
-            </Button>
-          </div>
-          {secret.data?.previousSecretExpiresAt ? (
-            <p className="mt-2 text-xs text-slate-700">
-              {t('secret.previousValid', { date: formatDateTime(secret.data.previousSecretExpiresAt) })}
-            </p>
-          ) : null}
-          <div className="mt-3">
-            {confirming ? (
-              <div
-                className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
-                role="group"
-                aria-label={t('secret.rotate')}
+      <Loaded query={secret} spinnerClassName="p-2" errorClassName="mt-2 text-sm">
+        {(values) => (
+          <>
+            <SecretValue
+              label={t('secret.value')}
+              value={values?.secretToken ?? ''}
+              visible={visible}
+              testId="workflow-secret"
+            />
+            <SecretValue
+              label={t('secret.headerToken')}
+              value={values?.headerToken ?? ''}
+              visible={visible}
+              testId="workflow-header-token"
+            />
+            <p className="mt-1 text-xs text-slate-700">{t('secret.headerTokenHelp')}</p>
+            <div className="mt-3">
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => setVisible((v) => !v)}
+                aria-pressed={visible}
               >
-                <p>{t('secret.rotateConfirm')}</p>
-                <div className="mt-2 flex gap-2">
-                  <Button variant="secondary" size="sm" onClick={() => setConfirming(false)}>
-                    {t('common.cancel')}
-                  </Button>
-                  <Button variant="destructive" size="sm" onClick={doRotate} disabled={rotate.isPending}>
-                    {t('secret.rotate')}
-                  </Button>
-                </div>
-              </div>
-            ) : (
-              <Button variant="ghost" size="sm" onClick={() => setConfirming(true)}>
-                <RefreshCw className="size-4" aria-hidden="true" />
-                {t('secret.rotate')}
+                {visible ? (
+                  <EyeOff className="size-4" aria-hidden="true" />
+                ) : (
+                  <Eye className="size-4" aria-hidden="true" />
+                )}
+                {visible ? t('secret.hide') : t('secret.show')}
               </Button>
-            )}
-          </div>
-        </>
-      )}
+            </div>
+            {values?.previousSecretExpiresAt ? (
+              <p className="mt-2 text-xs text-slate-700">
+                {t('secret.previousValid', { date: formatDateTime(values.previousSecretExpiresAt) })}
+              </p>
+            ) : null}
+            <div className="mt-3">
+              {rotation.confirming ? (
+                <div
+                  className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+                  role="group"
+                  aria-label={t('secret.rotate')}
+                >
+                  <p>{t('secret.rotateConfirm')}</p>
+                  <div className="mt-2 flex gap-2">
+                    <InlineConfirmButtons
+                      action={rotation}
+                      cancelLabel={t('common.cancel')}
+                      confirmLabel={t('secret.rotate')}
+                    />
+                  </div>
+                </div>
+              ) : (
+                <Button variant="ghost" size="sm" onClick={() => rotation.setConfirming(true)}>
+                  <RefreshCw className="size-4" aria-hidden="true" />
+                  {t('secret.rotate')}
+                </Button>
+              )}
+            </div>
+          </>
+        )}
+      </Loaded>
     </section>
   );
 }

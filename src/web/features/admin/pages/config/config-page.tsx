@@ -2,12 +2,11 @@ import { Bot } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { BannerMessage } from '#web/components/ui/callout';
 import { Card } from '#web/components/ui/card';
-import { Spinner } from '#web/components/ui/spinner';
 import { useAdminConfig } from '#web/features/admin/api/get-config';
 import { useAdminStats } from '#web/features/admin/api/get-stats';
+import { Loaded } from '#web/features/admin/components/loaded';
 import { PageHeader } from '#web/features/admin/components/page-header';
 import { ConfigEntryRow } from './config-entry-row';
-import { errorMessage } from '#web/lib/error-key';
 
 export default function ConfigPage() {
   const { t } = useTranslation('admin');
@@ -16,21 +15,17 @@ export default function ConfigPage() {
     <div>
       <PageHeader title={t('config.title')} subtitle={t('config.subtitle')} />
       <AssistantNotice />
-      {config.isLoading ? (
-        <Spinner label={t('common.loading')} />
-      ) : config.error ? (
-        <p role="alert" className="text-red-800">
-          {t('common.loadError', { message: errorMessage(t, config.error) })}
-        </p>
-      ) : (
-        <Card>
-          <ul className="divide-y divide-slate-200">
-            {(config.data ?? []).map((entry) => (
-              <ConfigEntryRow key={entry.id} entry={entry} />
-            ))}
-          </ul>
-        </Card>
-      )}
+      <Loaded query={config}>
+        {(entries = []) => (
+          <Card>
+            <ul className="divide-y divide-slate-200">
+              {entries.map((entry) => (
+                <ConfigEntryRow key={entry.id} entry={entry} />
+              ))}
+            </ul>
+          </Card>
+        )}
+      </Loaded>
     </div>
   );
 }

@@ -4,18 +4,19 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '#web/components/ui/button';
 import { Card } from '#web/components/ui/card';
-import { Input, Label, Textarea } from '#web/components/ui/input';
+import { Input, Textarea } from '#web/components/ui/input';
 import { toast } from '#web/components/ui/toast';
 import { cn } from '#web/lib/utils';
 import { useCreateWorkflow } from '#web/features/admin/api/create-workflow';
 import { useAdminConfig } from '#web/features/admin/api/get-config';
 import { BilingualField } from '#web/features/admin/components/bilingual-field';
 import { CategorySelect } from '#web/features/admin/components/category-select';
-import { FieldError } from '#web/features/admin/components/field-error';
-import { OwnerSelect } from '#web/features/admin/components/owner-select';
+import { FormError } from '#web/features/admin/components/field-error';
+import { LabelledField } from '#web/features/admin/components/labelled-field';
 import { PageHeader } from '#web/features/admin/components/page-header';
 import { SurveyBuilder } from '#web/features/admin/components/survey-builder';
 import { WebhookUrlField } from '#web/features/admin/components/webhook-url-field';
+import { WorkflowIdentityFields } from '#web/features/admin/components/workflow-identity-fields';
 import {
   draftToInput,
   emptyDraft,
@@ -96,28 +97,7 @@ export default function CreateWorkflowPage() {
       <PageHeader title={t('create.title')} subtitle={t('create.subtitle')} />
       <form ref={formRef} onSubmit={submit} noValidate className="space-y-6">
         <Section title={t('create.sections.basics')}>
-          <OwnerSelect
-            id="wf-owner"
-            value={draft.userId}
-            onChange={(v) => set('userId', v)}
-            error={shown.userId}
-          />
-          <BilingualField
-            id="wf-name"
-            label={t('form.name')}
-            value={draft.name}
-            onChange={(v) => set('name', v)}
-            required
-            error={shown.name}
-          />
-          <BilingualField
-            id="wf-description"
-            label={t('form.description')}
-            value={draft.description}
-            onChange={(v) => set('description', v)}
-            multiline
-            error={shown.description}
-          />
+          <WorkflowIdentityFields idPrefix="wf" values={draft} onChange={set} errors={shown} />
           <div className="grid gap-5 sm:grid-cols-2">
             <CategorySelect
               id="wf-category"
@@ -125,23 +105,24 @@ export default function CreateWorkflowPage() {
               onChange={(v) => set('categoryKey', v)}
               error={shown.categoryKey}
             />
-            <div>
-              <Label htmlFor="wf-credits" required>
-                {t('form.creditsPerExecution')}
-              </Label>
-              <Input
-                id="wf-credits"
-                type="number"
-                min={1}
-                step={1}
-                required
-                value={credits}
-                onChange={(e) => set('creditsPerExecution', e.target.value)}
-                aria-invalid={shown.creditsPerExecution ? true : undefined}
-                aria-describedby={shown.creditsPerExecution ? 'wf-credits-error' : undefined}
-              />
-              <FieldError id="wf-credits-error" message={shown.creditsPerExecution} />
-            </div>
+            <LabelledField
+              id="wf-credits"
+              label={t('form.creditsPerExecution')}
+              required
+              error={shown.creditsPerExecution}
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  type="number"
+                  min={1}
+                  step={1}
+                  required
+                  value={credits}
+                  onChange={(e) => set('creditsPerExecution', e.target.value)}
+                />
+              )}
+            </LabelledField>
           </div>
           <fieldset>
             <legend className="mb-2 text-sm font-semibold text-slate-900">{t('form.visibility')}</legend>
@@ -234,26 +215,23 @@ export default function CreateWorkflowPage() {
                 required
                 error={shown.welcomeMessage}
               />
-              <div>
-                <Label htmlFor="wf-prompt" required>
-                  {t('form.aiPrompt')}
-                </Label>
-                <Textarea
-                  id="wf-prompt"
-                  rows={5}
-                  required
-                  value={draft.aiPrompt}
-                  onChange={(e) => set('aiPrompt', e.target.value)}
-                  aria-invalid={shown.aiPrompt ? true : undefined}
-                  aria-describedby={['wf-prompt-help', shown.aiPrompt ? 'wf-prompt-error' : '']
-                    .filter(Boolean)
-                    .join(' ')}
-                />
-                <p id="wf-prompt-help" className="mt-1 text-sm text-slate-700">
-                  {t('form.aiPromptHint')}
-                </p>
-                <FieldError id="wf-prompt-error" message={shown.aiPrompt} />
-              </div>
+              <LabelledField
+                id="wf-prompt"
+                label={t('form.aiPrompt')}
+                required
+                error={shown.aiPrompt}
+                help={t('form.aiPromptHint')}
+              >
+                {(control) => (
+                  <Textarea
+                    {...control}
+                    rows={5}
+                    required
+                    value={draft.aiPrompt}
+                    onChange={(e) => set('aiPrompt', e.target.value)}
+                  />
+                )}
+              </LabelledField>
             </>
           ) : (
             <div>
@@ -268,11 +246,7 @@ export default function CreateWorkflowPage() {
           )}
         </Section>
 
-        {shown.form ? (
-          <p role="alert" className="text-sm font-medium text-red-700">
-            {shown.form}
-          </p>
-        ) : null}
+        <FormError message={shown.form} />
         <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-6 sm:flex-row sm:justify-end">
           <Button asChild variant="secondary">
             <Link to="/admin/workflows">{t('common.cancel')}</Link>

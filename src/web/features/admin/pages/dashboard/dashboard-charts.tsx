@@ -16,41 +16,67 @@ const RUN_COLOURS = {
 } as const;
 const CREDIT_COLOURS = { granted: '#4f46e5', spent: '#d97706' } as const;
 
-export function RunsChart({ days }: { days: TAdminStats['runsPerDay'] }) {
+type Day<K extends string> = { date: string } & Record<K, number>;
+
+/** The sum of one count over the days. */
+const total = <K extends string>(days: Array<Day<K>>, key: K) => days.reduce((n, d) => n + d[key], 0);
+
+/**
+ * A bar chart of some counts a day (one series for each), titled and labelled by `charts.<chart>` (admin).
+ */
+function DailyChart<K extends string>({
+  chart,
+  days,
+  series,
+  summary,
+  mode,
+}: {
+  chart: 'runs' | 'credits';
+  days: Array<Day<K>>;
+  series: Array<ChartSeries & { key: K }>;
+  summary: string;
+  mode: 'stacked' | 'grouped';
+}) {
   const { t } = useTranslation('admin');
-  const keys = ['completed', 'running', 'pending', 'failed', 'expired'] as const;
-  const series: ChartSeries[] = keys.map((k) => ({
-    key: k,
-    label: t(`runStatus.${k}`, { ns: 'common' }),
-    color: RUN_COLOURS[k],
-  }));
   const points: ChartPoint[] = days.map((d) => ({
     x: d.date,
     xLabel: formatDay(d.date),
-    values: {
-      completed: d.completed,
-      running: d.running,
-      pending: d.pending,
-      failed: d.failed,
-      expired: d.expired,
-    },
+    values: Object.fromEntries(series.map((s) => [s.key, d[s.key]])),
   }));
-  const sum = (k: (typeof keys)[number]) => days.reduce((n, d) => n + d[k], 0);
-  const total = keys.reduce((n, k) => n + sum(k), 0);
   return (
     <BarChart
-      title={t('charts.runs.title')}
+      title={t(`charts.${chart}.title`)}
+      summary={summary}
+      xAxisLabel={t('charts.day')}
+      yAxisLabel={t(`charts.${chart}.yAxis`)}
+      series={series}
+      points={points}
+      mode={mode}
+    />
+  );
+}
+
+const RUN_KEYS = ['completed', 'running', 'pending', 'failed', 'expired'] as const;
+
+export function RunsChart({ days }: { days: TAdminStats['runsPerDay'] }) {
+  const { t } = useTranslation('admin');
+  const sum = (k: (typeof RUN_KEYS)[number]) => total(days, k);
+  return (
+    <DailyChart
+      chart="runs"
+      days={days}
+      series={RUN_KEYS.map((k) => ({
+        key: k,
+        label: t(`runStatus.${k}`, { ns: 'common' }),
+        color: RUN_COLOURS[k],
+      }))}
       summary={t('charts.runs.summary', {
-        total: formatNumber(total),
+        total: formatNumber(RUN_KEYS.reduce((n, k) => n + sum(k), 0)),
         completed: formatNumber(sum('completed')),
         failed: formatNumber(sum('failed')),
         expired: formatNumber(sum('expired')),
         days: days.length,
       })}
-      xAxisLabel={t('charts.day')}
-      yAxisLabel={t('charts.runs.yAxis')}
-      series={series}
-      points={points}
       mode="stacked"
     />
   );
@@ -58,27 +84,19 @@ export function RunsChart({ days }: { days: TAdminStats['runsPerDay'] }) {
 
 export function CreditsChart({ days }: { days: TAdminStats['creditsPerDay'] }) {
   const { t } = useTranslation('admin');
-  const series: ChartSeries[] = [
-    { key: 'granted', label: t('charts.credits.granted'), color: CREDIT_COLOURS.granted },
-    { key: 'spent', label: t('charts.credits.spent'), color: CREDIT_COLOURS.spent },
-  ];
-  const points: ChartPoint[] = days.map((d) => ({
-    x: d.date,
-    xLabel: formatDay(d.date),
-    values: { granted: d.granted, spent: d.spent },
-  }));
   return (
-    <BarChart
-      title={t('charts.credits.title')}
+    <DailyChart
+      chart="credits"
+      days={days}
+      series={[
+        { key: 'granted', label: t('charts.credits.granted'), color: CREDIT_COLOURS.granted },
+        { key: 'spent', label: t('charts.credits.spent'), color: CREDIT_COLOURS.spent },
+      ]}
       summary={t('charts.credits.summary', {
-        granted: formatNumber(days.reduce((n, d) => n + d.granted, 0)),
-        spent: formatNumber(days.reduce((n, d) => n + d.spent, 0)),
+        granted: formatNumber(total(days, 'granted')),
+        spent: formatNumber(total(days, 'spent')),
         days: days.length,
       })}
-      xAxisLabel={t('charts.day')}
-      yAxisLabel={t('charts.credits.yAxis')}
-      series={series}
-      points={points}
       mode="grouped"
     />
   );

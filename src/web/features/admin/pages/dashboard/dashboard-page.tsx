@@ -1,16 +1,16 @@
 import { Activity, Coins, Users, Workflow, type LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Card } from '#web/components/ui/card';
 import { RunStatusBadge } from '#web/components/ui/run-status-badge';
-import { Spinner } from '#web/components/ui/spinner';
 import type { TAdminStats } from '#shared/contract/admin';
 import { pickLanguage } from '#shared/contract/common';
 import { useAdminStats } from '#web/features/admin/api/get-stats';
+import { Loaded } from '#web/features/admin/components/loaded';
 import { PageHeader } from '#web/features/admin/components/page-header';
 import { formatNumber } from '#web/lib/format';
 import { formatDateTime } from '#web/features/admin/lib/format';
 import { CreditsChart, RunsChart } from './dashboard-charts';
-import { errorMessage } from '#web/lib/error-key';
 
 function Total({ label, value, icon: Icon }: { label: string; value: number; icon: LucideIcon }) {
   return (
@@ -26,64 +26,70 @@ function Total({ label, value, icon: Icon }: { label: string; value: number; ico
   );
 }
 
+/** A card of the dashboard's lists: its title, then the list, or `empty` when it has nothing to show. */
+function ListCard({ title, empty, children }: { title: string; empty: string | null; children: ReactNode }) {
+  return (
+    <Card className="min-w-0 p-5">
+      <h2 className="text-base font-semibold text-slate-900">{title}</h2>
+      {empty ? <p className="mt-3 text-sm text-slate-700">{empty}</p> : children}
+    </Card>
+  );
+}
+
 function TopWorkflows({ stats }: { stats: TAdminStats }) {
   const { t, i18n } = useTranslation('admin');
   return (
-    <Card className="min-w-0 p-5">
-      <h2 className="text-base font-semibold text-slate-900">{t('dashboard.topWorkflows')}</h2>
-      {stats.topWorkflows.length === 0 ? (
-        <p className="mt-3 text-sm text-slate-700">{t('dashboard.noWorkflows')}</p>
-      ) : (
-        <ol className="mt-3 divide-y divide-slate-100">
-          {stats.topWorkflows.map((w, i) => (
-            <li key={w.id} className="flex items-center justify-between gap-3 py-2.5 text-sm">
-              <span className="flex min-w-0 items-center gap-3">
-                <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-slate-100 text-xs font-semibold text-slate-800">
-                  {i + 1}
-                </span>
-                <span className="truncate font-medium text-slate-900">
-                  {pickLanguage(w.name, i18n.language)}
-                </span>
+    <ListCard
+      title={t('dashboard.topWorkflows')}
+      empty={stats.topWorkflows.length === 0 ? t('dashboard.noWorkflows') : null}
+    >
+      <ol className="mt-3 divide-y divide-slate-100">
+        {stats.topWorkflows.map((w, i) => (
+          <li key={w.id} className="flex items-center justify-between gap-3 py-2.5 text-sm">
+            <span className="flex min-w-0 items-center gap-3">
+              <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-slate-100 text-xs font-semibold text-slate-800">
+                {i + 1}
               </span>
-              <span className="shrink-0 tabular-nums text-slate-700">
-                {t('dashboard.runs', { count: w.executionCount, formatted: formatNumber(w.executionCount) })}
+              <span className="truncate font-medium text-slate-900">
+                {pickLanguage(w.name, i18n.language)}
               </span>
-            </li>
-          ))}
-        </ol>
-      )}
-    </Card>
+            </span>
+            <span className="shrink-0 tabular-nums text-slate-700">
+              {t('dashboard.runs', { count: w.executionCount, formatted: formatNumber(w.executionCount) })}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </ListCard>
   );
 }
 
 function RecentActivity({ stats }: { stats: TAdminStats }) {
   const { t, i18n } = useTranslation('admin');
   return (
-    <Card className="min-w-0 p-5">
-      <h2 className="text-base font-semibold text-slate-900">{t('dashboard.recentActivity')}</h2>
-      {stats.recentActivity.length === 0 ? (
-        <p className="mt-3 text-sm text-slate-700">{t('dashboard.noActivity')}</p>
-      ) : (
-        <ul className="mt-3 divide-y divide-slate-100">
-          {stats.recentActivity.map((r) => (
-            <li key={r.id} className="flex items-start justify-between gap-3 py-2.5 text-sm">
-              <div className="min-w-0">
-                <p className="truncate font-medium text-slate-900">
-                  {r.workflow ? pickLanguage(r.workflow.name, i18n.language) : t('common.workflowDeleted')}
-                </p>
-                <p className="truncate text-slate-700">{r.user?.email ?? '—'}</p>
-              </div>
-              <div className="flex shrink-0 flex-col items-end gap-1">
-                <RunStatusBadge status={r.status} />
-                <time dateTime={r.createdAt} className="text-xs text-slate-700">
-                  {formatDateTime(r.createdAt)}
-                </time>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-    </Card>
+    <ListCard
+      title={t('dashboard.recentActivity')}
+      empty={stats.recentActivity.length === 0 ? t('dashboard.noActivity') : null}
+    >
+      <ul className="mt-3 divide-y divide-slate-100">
+        {stats.recentActivity.map((r) => (
+          <li key={r.id} className="flex items-start justify-between gap-3 py-2.5 text-sm">
+            <div className="min-w-0">
+              <p className="truncate font-medium text-slate-900">
+                {r.workflow ? pickLanguage(r.workflow.name, i18n.language) : t('common.workflowDeleted')}
+              </p>
+              <p className="truncate text-slate-700">{r.user?.email ?? '—'}</p>
+            </div>
+            <div className="flex shrink-0 flex-col items-end gap-1">
+              <RunStatusBadge status={r.status} />
+              <time dateTime={r.createdAt} className="text-xs text-slate-700">
+                {formatDateTime(r.createdAt)}
+              </time>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </ListCard>
   );
 }
 
@@ -93,38 +99,37 @@ export default function DashboardPage() {
   return (
     <div>
       <PageHeader title={t('dashboard.title')} subtitle={t('dashboard.subtitle')} />
-      {stats.isLoading ? (
-        <Spinner label={t('common.loading')} />
-      ) : stats.error ? (
-        <p role="alert" className="text-red-800">
-          {t('common.loadError', { message: errorMessage(t, stats.error) })}
-        </p>
-      ) : stats.data ? (
-        <div className="space-y-6">
-          <section aria-label={t('dashboard.totals')} className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-            <Total label={t('dashboard.users')} value={stats.data.totals.users} icon={Users} />
-            <Total label={t('dashboard.workflows')} value={stats.data.totals.workflows} icon={Workflow} />
-            <Total label={t('dashboard.executions')} value={stats.data.totals.executions} icon={Activity} />
-            <Total
-              label={t('dashboard.creditsDistributed')}
-              value={stats.data.totals.creditsDistributed}
-              icon={Coins}
-            />
-          </section>
-          <div className="grid gap-6 xl:grid-cols-2">
-            <Card className="min-w-0 p-5">
-              <RunsChart days={stats.data.runsPerDay} />
-            </Card>
-            <Card className="min-w-0 p-5">
-              <CreditsChart days={stats.data.creditsPerDay} />
-            </Card>
-          </div>
-          <div className="grid gap-6 lg:grid-cols-2">
-            <TopWorkflows stats={stats.data} />
-            <RecentActivity stats={stats.data} />
-          </div>
-        </div>
-      ) : null}
+      <Loaded query={stats}>{(data) => (data ? <Overview stats={data} /> : null)}</Loaded>
+    </div>
+  );
+}
+
+function Overview({ stats }: { stats: TAdminStats }) {
+  const { t } = useTranslation('admin');
+  return (
+    <div className="space-y-6">
+      <section aria-label={t('dashboard.totals')} className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <Total label={t('dashboard.users')} value={stats.totals.users} icon={Users} />
+        <Total label={t('dashboard.workflows')} value={stats.totals.workflows} icon={Workflow} />
+        <Total label={t('dashboard.executions')} value={stats.totals.executions} icon={Activity} />
+        <Total
+          label={t('dashboard.creditsDistributed')}
+          value={stats.totals.creditsDistributed}
+          icon={Coins}
+        />
+      </section>
+      <div className="grid gap-6 xl:grid-cols-2">
+        <Card className="min-w-0 p-5">
+          <RunsChart days={stats.runsPerDay} />
+        </Card>
+        <Card className="min-w-0 p-5">
+          <CreditsChart days={stats.creditsPerDay} />
+        </Card>
+      </div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <TopWorkflows stats={stats} />
+        <RecentActivity stats={stats} />
+      </div>
     </div>
   );
 }

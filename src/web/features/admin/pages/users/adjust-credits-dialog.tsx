@@ -2,12 +2,13 @@ import { Minus, Plus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '#web/components/ui/button';
-import { Dialog, DialogActions } from '#web/components/ui/dialog';
-import { Input, Label, Textarea } from '#web/components/ui/input';
+import { Dialog } from '#web/components/ui/dialog';
+import { Input, Textarea } from '#web/components/ui/input';
 import { toast } from '#web/components/ui/toast';
 import type { TAdminUser } from '#shared/contract/admin';
 import { useAdjustCredits } from '#web/features/admin/api/adjust-credits';
-import { FieldError } from '#web/features/admin/components/field-error';
+import { LabelledField } from '#web/features/admin/components/labelled-field';
+import { SaveActions } from '#web/features/admin/components/save-actions';
 import { formatNumber } from '#web/lib/format';
 import { errorMessage } from '#web/lib/error-key';
 
@@ -77,61 +78,56 @@ function AdjustForm({ user, onDone }: { user: TAdminUser; onDone(): void }) {
       <p className="text-sm text-slate-700">
         {t('adjust.current')}: <strong className="text-slate-900">{formatNumber(user.credits)}</strong>
       </p>
-      <div>
-        <Label htmlFor="adjust-amount">{t('adjust.amount')}</Label>
-        <div className="flex items-center gap-2">
-          <Button variant="secondary" onClick={() => step(-1)} aria-label={t('adjust.subtract')}>
-            <Minus className="size-4" aria-hidden="true" />
-          </Button>
-          <Input
-            id="adjust-amount"
-            type="number"
-            step={1}
-            inputMode="numeric"
-            className="w-32 text-center tabular-nums"
-            value={amountText}
-            onChange={(e) => setAmountText(e.target.value)}
-            aria-invalid={errors.amount ? true : undefined}
-            aria-describedby={['adjust-amount-help', errors.amount ? 'adjust-amount-error' : '']
-              .filter(Boolean)
-              .join(' ')}
+      <LabelledField
+        id="adjust-amount"
+        label={t('adjust.amount')}
+        error={errors.amount}
+        help={
+          <>
+            {t('adjust.after')}:{' '}
+            <strong className={after < 0 ? 'text-red-800' : 'text-slate-900'}>{formatNumber(after)}</strong>
+          </>
+        }
+        helpLive
+      >
+        {(control) => (
+          <div className="flex items-center gap-2">
+            <Button variant="secondary" onClick={() => step(-1)} aria-label={t('adjust.subtract')}>
+              <Minus className="size-4" aria-hidden="true" />
+            </Button>
+            <Input
+              {...control}
+              type="number"
+              step={1}
+              inputMode="numeric"
+              className="w-32 text-center tabular-nums"
+              value={amountText}
+              onChange={(e) => setAmountText(e.target.value)}
+            />
+            <Button variant="secondary" onClick={() => step(1)} aria-label={t('adjust.add')}>
+              <Plus className="size-4" aria-hidden="true" />
+            </Button>
+          </div>
+        )}
+      </LabelledField>
+      <LabelledField id="adjust-reason" label={t('adjust.reason')} required error={errors.reason}>
+        {(control) => (
+          <Textarea
+            {...control}
+            rows={3}
+            required
+            maxLength={500}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
           />
-          <Button variant="secondary" onClick={() => step(1)} aria-label={t('adjust.add')}>
-            <Plus className="size-4" aria-hidden="true" />
-          </Button>
-        </div>
-        <p id="adjust-amount-help" className="mt-1 text-sm text-slate-700" aria-live="polite">
-          {t('adjust.after')}:{' '}
-          <strong className={after < 0 ? 'text-red-800' : 'text-slate-900'}>{formatNumber(after)}</strong>
-        </p>
-        <FieldError id="adjust-amount-error" message={errors.amount} />
-      </div>
-      <div>
-        <Label htmlFor="adjust-reason" required>
-          {t('adjust.reason')}
-        </Label>
-        <Textarea
-          id="adjust-reason"
-          rows={3}
-          required
-          maxLength={500}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          aria-invalid={errors.reason ? true : undefined}
-          aria-describedby={errors.reason ? 'adjust-reason-error' : undefined}
-        />
-        <FieldError id="adjust-reason-error" message={errors.reason} />
-      </div>
+        )}
+      </LabelledField>
       {errors.server ? (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
           {errors.server}
         </p>
       ) : null}
-      <DialogActions cancelLabel={t('common.cancel')} onCancel={onDone}>
-        <Button type="submit" disabled={adjust.isPending}>
-          {adjust.isPending ? t('common.saving') : t('adjust.submit')}
-        </Button>
-      </DialogActions>
+      <SaveActions label={t('adjust.submit')} pending={adjust.isPending} onCancel={onDone} />
     </form>
   );
 }

@@ -1,8 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '#web/components/ui/button';
-import { Dialog, DialogActions } from '#web/components/ui/dialog';
-import { Spinner } from '#web/components/ui/spinner';
+import { Dialog } from '#web/components/ui/dialog';
 import { toast } from '#web/components/ui/toast';
 import {
   ZAdminWorkflowUpdate,
@@ -11,11 +9,13 @@ import {
 } from '#shared/contract/admin';
 import { useAdminWorkflow } from '#web/features/admin/api/get-workflow';
 import { useUpdateWorkflow } from '#web/features/admin/api/update-workflow';
-import { BilingualField } from '#web/features/admin/components/bilingual-field';
 import { CategorySelect } from '#web/features/admin/components/category-select';
-import { OwnerSelect } from '#web/features/admin/components/owner-select';
+import { FormError } from '#web/features/admin/components/field-error';
+import { Loaded } from '#web/features/admin/components/loaded';
+import { SaveActions } from '#web/features/admin/components/save-actions';
 import { SecretPanel } from '#web/features/admin/components/secret-panel';
 import { WebhookUrlField } from '#web/features/admin/components/webhook-url-field';
+import { WorkflowIdentityFields } from '#web/features/admin/components/workflow-identity-fields';
 import {
   categoryKeyOf,
   categoryOf,
@@ -24,6 +24,7 @@ import {
   issuesToErrors,
   trimmed,
   type DraftErrors,
+  type WorkflowDraft,
 } from '#web/features/admin/lib/workflow-form';
 import { errorMessage } from '#web/lib/error-key';
 
@@ -44,40 +45,46 @@ export function EditWorkflowDialog({ workflowId, onClose }: EditWorkflowDialogPr
       closeLabel={t('common.close')}
       className="max-w-2xl"
     >
-      {detail.isLoading ? (
-        <Spinner label={t('common.loading')} />
-      ) : detail.error ? (
-        <p role="alert" className="text-sm text-red-800">
-          {t('common.loadError', { message: errorMessage(t, detail.error) })}
-        </p>
-      ) : detail.data ? (
-        // Keyed so a different workflow starts from its own values.
-        <EditForm key={detail.data.id} workflow={detail.data} onDone={onClose} />
-      ) : null}
+      <Loaded query={detail} errorClassName="text-sm">
+        {(workflow) =>
+          // Keyed so a different workflow starts from its own values.
+          workflow ? <EditForm key={workflow.id} workflow={workflow} onDone={onClose} /> : null
+        }
+      </Loaded>
     </Dialog>
   );
 }
 
+/** The part of a workflow the dialog edits; the rest is left as it is. */
+type EditDraft = Pick<
+  WorkflowDraft,
+  'userId' | 'name' | 'description' | 'categoryKey' | 'webhookUrl' | 'isPublic'
+>;
+
 function EditForm({ workflow, onDone }: { workflow: TAdminWorkflowDetail; onDone(): void }) {
   const { t } = useTranslation('admin');
   const update = useUpdateWorkflow();
-  const [userId, setUserId] = useState(workflow.userId ?? '');
-  const [name, setName] = useState(workflow.name);
-  const [description, setDescription] = useState(workflow.description ?? emptyBilingual());
-  const [categoryKey, setCategoryKey] = useState(categoryKeyOf(workflow.category));
-  const [webhookUrl, setWebhookUrl] = useState(workflow.webhookUrl);
-  const [isPublic, setIsPublic] = useState(workflow.isPublic);
+  const [draft, setDraft] = useState<EditDraft>(() => ({
+    userId: workflow.userId ?? '',
+    name: workflow.name,
+    description: workflow.description ?? emptyBilingual(),
+    categoryKey: categoryKeyOf(workflow.category),
+    webhookUrl: workflow.webhookUrl,
+    isPublic: workflow.isPublic,
+  }));
   const [errors, setErrors] = useState<DraftErrors>({ questions: {} });
+  const set = <K extends keyof EditDraft>(key: K, value: EditDraft[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const changes: TAdminWorkflowUpdate = {
-      userId,
-      name: trimmed(name),
-      description: descriptionOf(description),
-      category: categoryOf(categoryKey),
-      webhookUrl: webhookUrl.trim(),
-      isPublic,
+      userId: draft.userId,
+      name: trimmed(draft.name),
+      description: descriptionOf(draft.description),
+      category: categoryOf(draft.categoryKey),
+      webhookUrl: draft.webhookUrl.trim(),
+      isPublic: draft.isPublic,
     };
     const parsed = ZAdminWorkflowUpdate.safeParse(changes);
     const found = parsed.success ? { questions: {} } : issuesToErrors(parsed.error.issues, [], t);
@@ -99,60 +106,36 @@ function EditForm({ workflow, onDone }: { workflow: TAdminWorkflowDetail; onDone
   return (
     <div className="space-y-6">
       <form onSubmit={submit} noValidate className="space-y-5">
-        <OwnerSelect
-          id="edit-owner"
-          value={userId}
-          onChange={setUserId}
-          error={errors.userId}
-          current={workflow.owner}
-        />
-        <BilingualField
-          id="edit-name"
-          label={t('form.name')}
-          value={name}
-          onChange={setName}
-          required
-          error={errors.name}
-        />
-        <BilingualField
-          id="edit-description"
-          label={t('form.description')}
-          value={description}
-          onChange={setDescription}
-          multiline
-          error={errors.description}
+        <WorkflowIdentityFields
+          idPrefix="edit"
+          values={draft}
+          onChange={set}
+          errors={errors}
+          currentOwner={workflow.owner}
         />
         <CategorySelect
           id="edit-category"
-          value={categoryKey}
-          onChange={setCategoryKey}
+          value={draft.categoryKey}
+          onChange={(v) => set('categoryKey', v)}
           error={errors.categoryKey}
         />
         <WebhookUrlField
           id="edit-webhook"
-          value={webhookUrl}
-          onChange={setWebhookUrl}
+          value={draft.webhookUrl}
+          onChange={(v) => set('webhookUrl', v)}
           error={errors.webhookUrl}
         />
         <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
           <input
             type="checkbox"
             className="size-4 accent-brand-600"
-            checked={isPublic}
-            onChange={(e) => setIsPublic(e.target.checked)}
+            checked={draft.isPublic}
+            onChange={(e) => set('isPublic', e.target.checked)}
           />
           {t('form.public')}
         </label>
-        {errors.form ? (
-          <p role="alert" className="text-sm font-medium text-red-700">
-            {errors.form}
-          </p>
-        ) : null}
-        <DialogActions cancelLabel={t('common.cancel')} onCancel={onDone}>
-          <Button type="submit" disabled={update.isPending}>
-            {update.isPending ? t('common.saving') : t('common.save')}
-          </Button>
-        </DialogActions>
+        <FormError message={errors.form} />
+        <SaveActions label={t('common.save')} pending={update.isPending} onCancel={onDone} />
       </form>
       <SecretPanel workflowId={workflow.id} />
     </div>

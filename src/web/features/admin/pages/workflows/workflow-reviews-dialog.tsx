@@ -1,6 +1,7 @@
 import { Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { WorkflowReviewsDialogProps } from '#web/components/reviews/reviews-dialog';
 import { StarRow } from '#web/components/reviews/stars';
 import { Badge } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
@@ -15,15 +16,7 @@ import { useAdminWorkflowReviews, useModerateReview } from '#web/features/admin/
 const PAGE_SIZE = 10;
 
 /** Every review of one workflow, hidden ones too, each with its hide or show action (audited). */
-export function WorkflowReviewsDialog({
-  workflowId,
-  workflowName,
-  onClose,
-}: {
-  workflowId: string | null;
-  workflowName: string;
-  onClose(): void;
-}) {
+export function WorkflowReviewsDialog({ workflowId, workflowName, onClose }: WorkflowReviewsDialogProps) {
   const { t } = useTranslation('admin');
   const [page, setPage] = useState(0);
   const reviews = useAdminWorkflowReviews(workflowId, { limit: PAGE_SIZE, offset: page * PAGE_SIZE });
