@@ -15,7 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { TBilingual } from '#shared/contract/common.js';
-import { LEDGER_NOTE_KINDS, type TLedgerNoteParams } from '#shared/contract/credits.js';
+import { LEDGER_NOTE_KINDS, TRANSACTION_TYPES, type TLedgerNoteParams } from '#shared/contract/credits.js';
 import { EMAIL_STATUSES } from '#shared/contract/emails.js';
 import type { TSurveyQuestion } from '#shared/contract/workflows.js';
 
@@ -219,8 +219,6 @@ export const storageDeletions = pgTable('storage_deletions', {
 export const workflowRunTally = pgTable('workflow_run_tally', {
   workflowId: uuid('workflow_id').notNull(),
 });
-
-export const TRANSACTION_TYPES = ['bonus', 'purchase', 'usage', 'refund', 'admin_adjustment'] as const;
 
 /** The ledger: rows are only ever inserted. */
 export const creditTransactions = pgTable(

@@ -1,5 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { count, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from './client.js';
 
 /** A Date as a timestamptz parameter (a bare Date inside sql`` would be sent as its locale string). */
@@ -21,6 +21,50 @@ export const columnName = (column: AnyPgColumn): SQL => sql`${sql.identifier(col
 /** An INSERT's column list, `(a, b, c)`, from the schema's columns. */
 export const columnList = (...columns: AnyPgColumn[]): SQL =>
   sql`(${sql.join(columns.map(columnName), sql`, `)})`;
+
+/** Whether any row of `table` matches `where` (the first match ends the search). */
+export async function anyRow(db: DbOrTx, table: PgTable, where: SQL | undefined): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql`1` })
+    .from(table)
+    .where(where)
+    .limit(1);
+  return row !== undefined;
+}
+
+/** How many rows of `table` match `where`, counted exactly. */
+export async function exactTotal(
+  db: DbOrTx,
+  table: PgTable,
+  where: SQL | undefined,
+): Promise<{ total: number }> {
+  const [row] = await db.select({ n: count() }).from(table).where(where);
+  return { total: row?.n ?? 0 };
+}
+
+/**
+ * One page of a list and the total of its matches, read together: `select` names the list's columns and joins
+ * (made `$dynamic()`), `where` filters both the page and what `total` counts of `table`.
+ */
+export async function readPage<Q extends PgSelect, C extends object>(
+  db: DbOrTx,
+  table: PgTable,
+  where: SQL | undefined,
+  order: SQL[],
+  page: { limit: number; offset: number },
+  select: Q,
+  total: (db: DbOrTx, table: PgTable, where: SQL | undefined) => Promise<C>,
+): Promise<{ rows: Awaited<Q> } & C> {
+  const [rows, counted] = await Promise.all([
+    select
+      .where(where)
+      .orderBy(...order)
+      .limit(page.limit)
+      .offset(page.offset),
+    total(db, table, where),
+  ]);
+  return { rows, ...counted };
+}
 
 /** Runs raw SQL and returns its rows; both drivers answer `{ rows }`. */
 export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {

@@ -2,6 +2,7 @@ import type { TApiKey, TApiKeyCreate, TApiKeyCreated } from '#shared/contract/ap
 import type { TErrorBody } from '#shared/contract/errors.js';
 import type { z } from 'zod';
 import type {
+  TApiChatReply,
   TApiMe,
   TApiRun,
   TApiRunCreate,
@@ -74,6 +75,20 @@ export const runCompletedExample: TApiRun = {
   outputSize: 42,
   progressMessage: null,
   completedAt: '2026-11-24T10:00:04.000Z',
+};
+
+/** The chat message operation's answer; its route carries it in the answer's schema rather than here. */
+export const chatReplyExample: TApiChatReply = {
+  content: 'Got it. How many guests are coming?',
+  done: false,
+  remaining: 39,
+  run: {
+    ...runBase,
+    id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+    workflowId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    status: 'pending',
+    progressMessage: null,
+  },
 };
 
 const me: TApiMe = { userId: USER_ID, balance: 41, spentThisMonth: 9, monthlyCreditLimit: 100 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZAccountStatus } from './auth.js';
-import { ZBilingual } from './common.js';
-import { ZLedgerNoteKind, ZLedgerNoteParams } from './credits.js';
+import { ZBilingual, ZUserRef } from './common.js';
+import { TRANSACTION_TYPES, ZLedgerNoteKind, ZLedgerNoteParams, ZTransactionType } from './credits.js';
 import { ZEmailStatus } from './emails.js';
 import { ZExecutionStatus, OUTPUT_TYPES } from './executions.js';
 import { INTERACTION_TYPES, ZSurveyQuestion, ZWorkflowInput } from './workflows.js';
@@ -36,9 +36,6 @@ const ZListPaging = z.object({
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 });
 
-/** A user or admin as a list row refers to them. */
-export const ZUserRef = z.object({ id: z.uuid(), email: z.string() });
-export type TUserRef = z.infer<typeof ZUserRef>;
 /** A workflow as a list row refers to it; null in a row once the workflow is deleted. */
 export const ZWorkflowRef = z.object({ id: z.uuid(), name: ZBilingual });
 export type TWorkflowRef = z.infer<typeof ZWorkflowRef>;
@@ -213,19 +210,19 @@ export const ZAdminExecutionList = z.array(ZAdminExecution);
 
 // Credits (the ledger) --------------------------------------------------------------------------------------
 
-export const ADMIN_TRANSACTION_TYPES = ['bonus', 'purchase', 'usage', 'refund', 'admin_adjustment'] as const;
-export const ZAdminTransactionType = z.enum(ADMIN_TRANSACTION_TYPES);
+/** The panel's type filter offers every type the ledger has. */
+export const ADMIN_TRANSACTION_TYPES = TRANSACTION_TYPES;
 
 /** `q` matches any part of the user's e-mail or name; accents and case aside. */
 export const ZAdminCreditListQuery = ZListPaging.extend({
-  type: optionalFilter(ZAdminTransactionType),
+  type: optionalFilter(ZTransactionType),
 });
 export type TAdminCreditListQuery = z.input<typeof ZAdminCreditListQuery>;
 
 export const ZAdminCreditTransaction = z.object({
   id: z.uuid(),
   user: ZUserRef.nullable(),
-  transactionType: ZAdminTransactionType,
+  transactionType: ZTransactionType,
   /** Signed: positive grants, negative spends. */
   amount: z.number().int(),
   /** The admin's reason or a text from before note kinds; otherwise the note's English wording. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZUserRef } from './common.js';
 
 /** The longest comment a review may carry, counted after trimming. */
 export const REVIEW_COMMENT_MAX = 2000;
@@ -78,7 +79,7 @@ export const ZAdminReview = z.object({
   workflowId: z.uuid(),
   rating: z.number().int().min(1).max(5),
   comment: z.string().nullable(),
-  author: z.object({ id: z.uuid(), email: z.string() }).nullable(),
+  author: ZUserRef.nullable(),
   hidden: z.boolean(),
   hiddenAt: z.string().nullable(),
   createdAt: z.string(),

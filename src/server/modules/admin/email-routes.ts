@@ -5,24 +5,20 @@ import { errorAnswers } from '#server/lib/errors.js';
 import { requireAdmin } from '#server/plugins/session.js';
 import type { App, AppDeps } from '#server/types.js';
 import { getEmail, listEmails, retryEmail, sendPasswordResetAsAdmin } from './emails.js';
-import { sendPage } from './routes.js';
+import { adminListRoute } from './routes.js';
 
 const errors = errorAnswers(400, 401, 403, 404, 409);
 const tags = ['admin'];
 
 /** The outbox as admins read it, and the reset link an admin can send. Mounted at /api/admin (guarded). */
 export async function adminEmailRoutes(app: App, deps: AppDeps): Promise<void> {
-  app.get(
+  adminListRoute(
+    app,
     '/emails',
-    {
-      schema: {
-        tags,
-        summary: 'Mails in the outbox, newest first (held ones were never sent: no SMTP server)',
-        querystring: ZAdminEmailListQuery,
-        response: { 200: ZAdminEmailList, ...errors },
-      },
-    },
-    async (request, reply) => sendPage(reply, await listEmails(deps.db, request.query)),
+    'Mails in the outbox, newest first (held ones were never sent: no SMTP server)',
+    ZAdminEmailListQuery,
+    ZAdminEmailList,
+    (query) => listEmails(deps.db, query),
   );
 
   app.get(

@@ -3,14 +3,14 @@ import type { z } from 'zod';
 import type { ZAdminEmailListQuery } from '#shared/contract/admin.js';
 import type { TAdminEmail, TAdminEmailDetail, TEmailKind } from '#shared/contract/emails.js';
 import type { Db } from '#server/db/client.js';
-import { newestFirst } from '#server/db/sql-helpers.js';
+import { anyRow, newestFirst } from '#server/db/sql-helpers.js';
 import { emailOutbox, userProfiles } from '#server/db/schema.js';
 import { conflict, notFound } from '#server/lib/errors.js';
 import type { AppDeps } from '#server/types.js';
 import { sendPasswordResetMail } from '../auth/service.js';
 import { writeAudit } from './audit.js';
 import { iso, isoOrNull } from '#server/lib/dates.js';
-import { countMatching, type Page } from './lists.js';
+import { readAdminPage, type Page } from './lists.js';
 import { escapeLike } from './search.js';
 
 type Row = typeof emailOutbox.$inferSelect;
@@ -40,17 +40,16 @@ export async function listEmails(
     query.q ? like(emailOutbox.toAddress, `${escapeLike(query.q.toLowerCase())}%`) : undefined,
     query.status ? eq(emailOutbox.status, query.status) : undefined,
   );
-  const [rows, count] = await Promise.all([
-    db
-      .select()
-      .from(emailOutbox)
-      .where(where)
-      .orderBy(newestFirst(emailOutbox.createdAt))
-      .limit(query.limit)
-      .offset(query.offset),
-    countMatching(db, emailOutbox, where),
-  ]);
-  return { rows: rows.map(toAdminEmail), ...count };
+  const order = newestFirst(emailOutbox.createdAt);
+  const page = await readAdminPage(
+    db,
+    emailOutbox,
+    where,
+    order,
+    query,
+    db.select().from(emailOutbox).$dynamic(),
+  );
+  return { ...page, rows: page.rows.map(toAdminEmail) };
 }
 
 export async function getEmail(db: Db, id: string): Promise<TAdminEmailDetail> {
@@ -69,11 +68,7 @@ export async function retryEmail(deps: AppDeps, adminId: string, id: string): Pr
       .where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, 'failed')))
       .returning();
     if (!row) {
-      const [exists] = await tx
-        .select({ id: emailOutbox.id })
-        .from(emailOutbox)
-        .where(eq(emailOutbox.id, id));
-      if (!exists) throw notFound('email');
+      if (!(await anyRow(tx, emailOutbox, eq(emailOutbox.id, id)))) throw notFound('email');
       throw conflict('onlyFailedRetry');
     }
     await writeAudit(tx, {

@@ -1,5 +1,5 @@
 import { and, eq, or, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type {
   TAdminAuditEntry,
@@ -15,7 +15,8 @@ import type {
 } from '#shared/contract/admin.js';
 import { ledgerNoteText } from '#shared/i18n/ledger-notes.js';
 import type { Db, DbOrTx } from '#server/db/client.js';
-import { newestFirst, queryRows } from '#server/db/sql-helpers.js';
+import { userRefColumns, workflowRefColumns } from '#server/db/refs.js';
+import { newestFirst, queryRows, readPage } from '#server/db/sql-helpers.js';
 import { iso, isoOrNull } from '#server/lib/dates.js';
 import {
   adminAuditLogs,
@@ -55,7 +56,7 @@ interface Total {
 }
 
 /** Exact count up to `limit` rows (an index walk that stops early); beyond it, the planner's estimate. */
-export async function countMatching(
+async function countMatching(
   db: DbOrTx,
   table: PgTable,
   where: SQL | undefined,
@@ -82,6 +83,18 @@ function plannedRows(plan: unknown): number {
   return Math.round(Number(parsed[0]?.Plan?.['Plan Rows'] ?? 0));
 }
 
+/** One page of an admin list and its total, counted as admin lists are (see countMatching). */
+export async function readAdminPage<Q extends PgSelect>(
+  db: DbOrTx,
+  table: PgTable,
+  where: SQL | undefined,
+  order: SQL,
+  page: { limit: number; offset: number },
+  select: Q,
+): Promise<Page<Awaited<Q>[number]>> {
+  return readPage(db, table, where, [order], page, select, countMatching);
+}
+
 // Users ------------------------------------------------------------------------------------------------------
 
 export async function listUsers(
@@ -93,17 +106,16 @@ export async function listUsers(
     query.status ? eq(userProfiles.accountStatus, query.status) : undefined,
     query.role ? eq(userProfiles.isAdmin, query.role === 'admin') : undefined,
   );
-  const [rows, count] = await Promise.all([
-    db
-      .select()
-      .from(userProfiles)
-      .where(where)
-      .orderBy(query.q ? newestFirstOfMatches(userProfiles.createdAt) : newestFirst(userProfiles.createdAt))
-      .limit(query.limit)
-      .offset(query.offset),
-    countMatching(db, userProfiles, where),
-  ]);
-  return { rows: rows.map(toAdminUser), ...count };
+  const order = query.q ? newestFirstOfMatches(userProfiles.createdAt) : newestFirst(userProfiles.createdAt);
+  const page = await readAdminPage(
+    db,
+    userProfiles,
+    where,
+    order,
+    query,
+    db.select().from(userProfiles).$dynamic(),
+  );
+  return { ...page, rows: page.rows.map(toAdminUser) };
 }
 
 export function toAdminUser(p: typeof userProfiles.$inferSelect): TAdminUser {
@@ -121,7 +133,12 @@ export function toAdminUser(p: typeof userProfiles.$inferSelect): TAdminUser {
 
 // Workflows --------------------------------------------------------------------------------------------------
 
-const ownerColumns = { id: userProfiles.id, email: userProfiles.email, fullName: userProfiles.fullName };
+/** A workflow's owner as the admin's workflow rows show them. */
+export const ownerColumns = {
+  id: userProfiles.id,
+  email: userProfiles.email,
+  fullName: userProfiles.fullName,
+};
 
 export async function listWorkflows(
   db: Db,
@@ -137,18 +154,19 @@ export async function listWorkflows(
     query.status ? eq(userWorkflows.isActive, query.status === 'active') : undefined,
     query.visibility ? eq(userWorkflows.isPublic, query.visibility === 'public') : undefined,
   );
-  const [rows, count] = await Promise.all([
+  const page = await readAdminPage(
+    db,
+    userWorkflows,
+    where,
+    newestFirst(userWorkflows.createdAt),
+    query,
     db
       .select({ workflow: userWorkflows, owner: ownerColumns })
       .from(userWorkflows)
       .leftJoin(userProfiles, eq(userProfiles.id, userWorkflows.userId))
-      .where(where)
-      .orderBy(newestFirst(userWorkflows.createdAt))
-      .limit(query.limit)
-      .offset(query.offset),
-    countMatching(db, userWorkflows, where),
-  ]);
-  return { rows: rows.map((r) => toAdminWorkflow(r.workflow, r.owner)), ...count };
+      .$dynamic(),
+  );
+  return { ...page, rows: page.rows.map((r) => toAdminWorkflow(r.workflow, r.owner)) };
 }
 
 export function toAdminWorkflow(
@@ -172,6 +190,15 @@ export function toAdminWorkflow(
   };
 }
 
+/** Runs (`run`'s columns) with the workflow and the user each refers to, as the admin's runs list and dashboard show them. */
+export function selectRunsWithRefs<C extends Record<string, AnyPgColumn>>(db: DbOrTx, run: C) {
+  return db
+    .select({ run, workflow: workflowRefColumns, user: userRefColumns })
+    .from(workflowExecutions)
+    .leftJoin(userWorkflows, eq(userWorkflows.id, workflowExecutions.workflowId))
+    .leftJoin(userProfiles, eq(userProfiles.id, workflowExecutions.userId));
+}
+
 // Executions -------------------------------------------------------------------------------------------------
 
 export async function listExecutions(
@@ -187,44 +214,32 @@ export async function listExecutions(
       : undefined,
     query.status ? eq(workflowExecutions.status, query.status) : undefined,
   );
-  const [rows, count] = await Promise.all([
-    db
-      .select({
-        run: {
-          id: workflowExecutions.id,
-          status: workflowExecutions.status,
-          outputType: workflowExecutions.outputType,
-          outputFilename: workflowExecutions.outputFilename,
-          creditsUsed: workflowExecutions.creditsUsed,
-          errorMessage: workflowExecutions.errorMessage,
-          createdAt: workflowExecutions.createdAt,
-          completedAt: workflowExecutions.completedAt,
-        },
-        workflow: { id: userWorkflows.id, name: userWorkflows.name },
-        user: { id: userProfiles.id, email: userProfiles.email },
-      })
-      .from(workflowExecutions)
-      .leftJoin(userWorkflows, eq(userWorkflows.id, workflowExecutions.workflowId))
-      .leftJoin(userProfiles, eq(userProfiles.id, workflowExecutions.userId))
-      .where(where)
-      .orderBy(
-        query.q
-          ? newestFirstOfMatches(workflowExecutions.createdAt)
-          : newestFirst(workflowExecutions.createdAt),
-      )
-      .limit(query.limit)
-      .offset(query.offset),
-    countMatching(db, workflowExecutions, where),
-  ]);
+  const page = await readAdminPage(
+    db,
+    workflowExecutions,
+    where,
+    query.q ? newestFirstOfMatches(workflowExecutions.createdAt) : newestFirst(workflowExecutions.createdAt),
+    query,
+    selectRunsWithRefs(db, {
+      id: workflowExecutions.id,
+      status: workflowExecutions.status,
+      outputType: workflowExecutions.outputType,
+      outputFilename: workflowExecutions.outputFilename,
+      creditsUsed: workflowExecutions.creditsUsed,
+      errorMessage: workflowExecutions.errorMessage,
+      createdAt: workflowExecutions.createdAt,
+      completedAt: workflowExecutions.completedAt,
+    }).$dynamic(),
+  );
   return {
-    rows: rows.map(({ run, workflow, user }) => ({
+    ...page,
+    rows: page.rows.map(({ run, workflow, user }) => ({
       ...run,
       workflow,
       user,
       createdAt: iso(run.createdAt),
       completedAt: isoOrNull(run.completedAt),
     })),
-    ...count,
   };
 }
 
@@ -238,7 +253,12 @@ export async function listCreditTransactions(
     query.q ? await userIdMatches(db, creditTransactions.userId, query.q) : undefined,
     query.type ? eq(creditTransactions.transactionType, query.type) : undefined,
   );
-  const [rows, count] = await Promise.all([
+  const page = await readAdminPage(
+    db,
+    creditTransactions,
+    where,
+    newestFirst(creditTransactions.createdAt),
+    query,
     db
       .select({
         entry: {
@@ -252,27 +272,23 @@ export async function listCreditTransactions(
           planName: creditTransactions.planName,
           createdAt: creditTransactions.createdAt,
         },
-        user: { id: userProfiles.id, email: userProfiles.email },
-        workflow: { id: userWorkflows.id, name: userWorkflows.name },
+        user: userRefColumns,
+        workflow: workflowRefColumns,
       })
       .from(creditTransactions)
       .leftJoin(userProfiles, eq(userProfiles.id, creditTransactions.userId))
       .leftJoin(userWorkflows, eq(userWorkflows.id, creditTransactions.workflowId))
-      .where(where)
-      .orderBy(newestFirst(creditTransactions.createdAt))
-      .limit(query.limit)
-      .offset(query.offset),
-    countMatching(db, creditTransactions, where),
-  ]);
+      .$dynamic(),
+  );
   return {
-    rows: rows.map(({ entry, user, workflow }) => ({
+    ...page,
+    rows: page.rows.map(({ entry, user, workflow }) => ({
       ...entry,
       notes: ledgerNoteText('en', { kind: entry.noteKind, params: entry.noteParams, notes: entry.notes }),
       user,
       workflow,
       createdAt: iso(entry.createdAt),
     })),
-    ...count,
   };
 }
 
@@ -291,19 +307,21 @@ export async function listAudit(
       : undefined,
     query.action ? eq(adminAuditLogs.actionType, query.action) : undefined,
   );
-  const [rows, count] = await Promise.all([
+  const page = await readAdminPage(
+    db,
+    adminAuditLogs,
+    where,
+    newestFirst(adminAuditLogs.createdAt),
+    query,
     db
-      .select({ entry: adminAuditLogs, admin: { id: userProfiles.id, email: userProfiles.email } })
+      .select({ entry: adminAuditLogs, admin: userRefColumns })
       .from(adminAuditLogs)
       .leftJoin(userProfiles, eq(userProfiles.id, adminAuditLogs.adminUserId))
-      .where(where)
-      .orderBy(newestFirst(adminAuditLogs.createdAt))
-      .limit(query.limit)
-      .offset(query.offset),
-    countMatching(db, adminAuditLogs, where),
-  ]);
+      .$dynamic(),
+  );
   return {
-    rows: rows.map(({ entry, admin }) => ({
+    ...page,
+    rows: page.rows.map(({ entry, admin }) => ({
       id: entry.id,
       admin,
       actionType: entry.actionType,
@@ -312,6 +330,5 @@ export async function listAudit(
       details: entry.details,
       createdAt: iso(entry.createdAt),
     })),
-    ...count,
   };
 }

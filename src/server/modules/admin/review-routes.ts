@@ -6,12 +6,12 @@ import {
   ZAdminReviewListQuery,
   ZAdminReviewUpdate,
 } from '#shared/contract/reviews.js';
-import { TOTAL_COUNT_HEADER } from '#shared/contract/admin.js';
 import type { Db } from '#server/db/client.js';
 import { requireAdmin } from '#server/plugins/session.js';
 import type { App, AppDeps } from '#server/types.js';
 import { listReviewsForAdmin, reviewForAdmin, setReviewHidden } from '../workflows/service.js';
 import { writeAudit } from './audit.js';
+import { sendPage } from './routes.js';
 
 const errors = errorAnswers(400, 401, 403, 404);
 const tags = ['admin'];
@@ -53,11 +53,8 @@ export async function adminReviewRoutes(app: App, deps: AppDeps): Promise<void> 
         response: { 200: ZAdminReviewList, ...errors },
       },
     },
-    async (request, reply) => {
-      const page = await listReviewsForAdmin(db, request.params.id, request.query);
-      void reply.header(TOTAL_COUNT_HEADER, String(page.total));
-      return page.rows;
-    },
+    async (request, reply) =>
+      sendPage(reply, await listReviewsForAdmin(db, request.params.id, request.query)),
   );
 
   app.patch(

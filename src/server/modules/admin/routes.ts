@@ -1,4 +1,5 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyTypeProviderDefault } from 'fastify';
+import type { z } from 'zod';
 import {
   TOTAL_COUNT_HEADER,
   TOTAL_ESTIMATED_HEADER,
@@ -52,11 +53,37 @@ import {
 const errors = errorAnswers(400, 401, 403, 404, 409);
 const tags = ['admin'];
 
-/** A list page: the rows as the body, the total of all pages in X-Total-Count. */
-export function sendPage<T>(reply: FastifyReply, page: Page<T>): T[] {
+/** A list page: the rows as the body, the total of all pages in X-Total-Count (and whether it is estimated). */
+export function sendPage<T>(
+  reply: FastifyReply,
+  page: { rows: T[]; total: number; estimated?: boolean },
+): T[] {
   void reply.header(TOTAL_COUNT_HEADER, String(page.total));
   if (page.estimated) void reply.header(TOTAL_ESTIMATED_HEADER, 'true');
   return page.rows;
+}
+
+/**
+ * An admin list: GET `path` with its search and filters in the query string, one page of `rows` as the body
+ * and its totals in headers (sendPage).
+ */
+export function adminListRoute<Q extends z.ZodType, L extends z.ZodArray<z.ZodType>>(
+  app: App,
+  path: string,
+  summary: string,
+  querystring: Q,
+  rows: L,
+  list: (query: z.output<Q>) => Promise<Page<z.output<L>[number]>>,
+): void {
+  // The schema still validates the query and serialises the page; `list`'s type is what ties the two together
+  // here, as the type provider cannot resolve a schema that is a type parameter.
+  app
+    .withTypeProvider<FastifyTypeProviderDefault>()
+    .get(
+      path,
+      { schema: { tags, summary, querystring, response: { 200: rows, ...errors } } },
+      async (request, reply) => sendPage(reply, await list(request.query as z.output<Q>)),
+    );
 }
 
 /** Every /api/admin route; the admin guard is applied to the whole prefix in app.ts. Mounted at /api/admin. */
@@ -82,65 +109,45 @@ export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
   );
 
   // Lists -----------------------------------------------------------------------------------------------------
-  app.get(
+  adminListRoute(
+    app,
     '/users',
-    {
-      schema: {
-        tags,
-        summary: 'Users (search: e-mail or name)',
-        querystring: ZAdminUserListQuery,
-        response: { 200: ZAdminUserList, ...errors },
-      },
-    },
-    async (request, reply) => sendPage(reply, await listUsers(db, request.query)),
+    'Users (search: e-mail or name)',
+    ZAdminUserListQuery,
+    ZAdminUserList,
+    (query) => listUsers(db, query),
   );
-  app.get(
+  adminListRoute(
+    app,
     '/workflows',
-    {
-      schema: {
-        tags,
-        summary: 'Workflows (search: name or description)',
-        querystring: ZAdminWorkflowListQuery,
-        response: { 200: ZAdminWorkflowList, ...errors },
-      },
-    },
-    async (request, reply) => sendPage(reply, await listWorkflows(db, request.query)),
+    'Workflows (search: name or description)',
+    ZAdminWorkflowListQuery,
+    ZAdminWorkflowList,
+    (query) => listWorkflows(db, query),
   );
-  app.get(
+  adminListRoute(
+    app,
     '/executions',
-    {
-      schema: {
-        tags,
-        summary: 'Runs (search: workflow name or user e-mail)',
-        querystring: ZAdminExecutionListQuery,
-        response: { 200: ZAdminExecutionList, ...errors },
-      },
-    },
-    async (request, reply) => sendPage(reply, await listExecutions(db, request.query)),
+    'Runs (search: workflow name or user e-mail)',
+    ZAdminExecutionListQuery,
+    ZAdminExecutionList,
+    (query) => listExecutions(db, query),
   );
-  app.get(
+  adminListRoute(
+    app,
     '/credits',
-    {
-      schema: {
-        tags,
-        summary: 'Ledger rows (search: user e-mail)',
-        querystring: ZAdminCreditListQuery,
-        response: { 200: ZAdminCreditTransactionList, ...errors },
-      },
-    },
-    async (request, reply) => sendPage(reply, await listCreditTransactions(db, request.query)),
+    'Ledger rows (search: user e-mail)',
+    ZAdminCreditListQuery,
+    ZAdminCreditTransactionList,
+    (query) => listCreditTransactions(db, query),
   );
-  app.get(
+  adminListRoute(
+    app,
     '/audit',
-    {
-      schema: {
-        tags,
-        summary: 'Audit log (search: admin e-mail or action)',
-        querystring: ZAdminAuditListQuery,
-        response: { 200: ZAdminAuditList, ...errors },
-      },
-    },
-    async (request, reply) => sendPage(reply, await listAudit(db, request.query)),
+    'Audit log (search: admin e-mail or action)',
+    ZAdminAuditListQuery,
+    ZAdminAuditList,
+    (query) => listAudit(db, query),
   );
 
   // Workflows -------------------------------------------------------------------------------------------------

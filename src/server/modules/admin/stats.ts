@@ -1,9 +1,10 @@
-import { desc, eq, gte, sql } from 'drizzle-orm';
+import { desc, gte, sql } from 'drizzle-orm';
 import { STATS_DAYS, type TAdminStats } from '#shared/contract/admin.js';
 import type { Db } from '#server/db/client.js';
 import { newestFirst, ts } from '#server/db/sql-helpers.js';
 import { creditTransactions, userProfiles, userWorkflows, workflowExecutions } from '#server/db/schema.js';
 import { tallyRuns } from '../executions/service.js';
+import { selectRunsWithRefs } from './lists.js';
 import { iso } from '#server/lib/dates.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -66,17 +67,11 @@ export async function getAdminStats(
       .from(userWorkflows)
       .orderBy(desc(userWorkflows.executionCount), desc(userWorkflows.createdAt))
       .limit(5),
-    db
-      .select({
-        id: workflowExecutions.id,
-        status: workflowExecutions.status,
-        createdAt: workflowExecutions.createdAt,
-        workflow: { id: userWorkflows.id, name: userWorkflows.name },
-        user: { id: userProfiles.id, email: userProfiles.email },
-      })
-      .from(workflowExecutions)
-      .leftJoin(userWorkflows, eq(userWorkflows.id, workflowExecutions.workflowId))
-      .leftJoin(userProfiles, eq(userProfiles.id, workflowExecutions.userId))
+    selectRunsWithRefs(db, {
+      id: workflowExecutions.id,
+      status: workflowExecutions.status,
+      createdAt: workflowExecutions.createdAt,
+    })
       // Matches executions_created_idx, so this reads five index entries.
       .orderBy(newestFirst(workflowExecutions.createdAt))
       .limit(5),
@@ -121,7 +116,12 @@ export async function getAdminStats(
       creditsDistributed: safeNumber(distributed?.n ?? 0),
     },
     topWorkflows: top,
-    recentActivity: recent.map((r) => ({ ...r, createdAt: iso(r.createdAt) })),
+    recentActivity: recent.map(({ run, workflow, user }) => ({
+      ...run,
+      workflow,
+      user,
+      createdAt: iso(run.createdAt),
+    })),
     runsPerDay,
     creditsPerDay: days.map((date) => ({
       date,

@@ -21,7 +21,7 @@ import {
 import { writeAudit } from './audit.js';
 import { isoOrNull } from '#server/lib/dates.js';
 import type { AppDeps } from '#server/types.js';
-import { toAdminWorkflow } from './lists.js';
+import { ownerColumns, toAdminWorkflow } from './lists.js';
 
 /** Fields whose old and new values are written into the audit log; the others are only named there. */
 const AUDITED_VALUES = [
@@ -45,10 +45,7 @@ async function assertOwnerExists(tx: DbOrTx, userId: string): Promise<void> {
 
 async function toDetail(db: DbOrTx, w: WorkflowRow): Promise<TAdminWorkflowDetail> {
   const [owner] = w.userId
-    ? await db
-        .select({ id: userProfiles.id, email: userProfiles.email, fullName: userProfiles.fullName })
-        .from(userProfiles)
-        .where(eq(userProfiles.id, w.userId))
+    ? await db.select(ownerColumns).from(userProfiles).where(eq(userProfiles.id, w.userId))
     : [];
   return {
     ...toAdminWorkflow(w, owner ?? null),

@@ -1,5 +1,5 @@
 import { ZChatRequest, ZChatResponse } from '#shared/contract/chat.js';
-import { ZErrorBody } from '#shared/contract/errors.js';
+import { errorAnswers } from '#server/lib/errors.js';
 import { llmRateLimit } from '#server/plugins/llm-rate-limit.js';
 import { requireUser } from '#server/plugins/session.js';
 import type { App, AppDeps } from '#server/types.js';
@@ -26,12 +26,7 @@ export async function chatRoutes(app: App, deps: AppDeps): Promise<void> {
         body: ZChatRequest,
         response: {
           200: ZChatResponse,
-          400: ZErrorBody,
-          401: ZErrorBody,
-          404: ZErrorBody,
-          409: ZErrorBody,
-          429: ZErrorBody,
-          502: ZErrorBody,
+          ...errorAnswers(400, 401, 404, 409, 429, 502),
         },
       },
     },

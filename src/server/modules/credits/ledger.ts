@@ -1,16 +1,13 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
-import type { TLedgerNoteKind, TLedgerNoteParams } from '#shared/contract/credits.js';
+import type { TLedgerNoteKind, TLedgerNoteParams, TTransactionType } from '#shared/contract/credits.js';
 import type { Tx } from '#server/db/client.js';
-import type { TRANSACTION_TYPES } from '#server/db/schema.js';
 import { creditTransactions, userProfiles } from '#server/db/schema.js';
 import type { Metrics } from '#server/lib/metrics.js';
-
-export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 export interface LedgerEntry {
   userId: string;
   amount: number;
-  type: TransactionType;
+  type: TTransactionType;
   workflowId?: string | null;
   executionId?: string | null;
   usdAmount?: string | null;

@@ -1,9 +1,9 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { TTransactionListQuery, TUserTransaction } from '#shared/contract/credits.js';
 import { ledgerNoteText } from '#shared/i18n/ledger-notes.js';
 import type { Db } from '#server/db/client.js';
 import { creditTransactions, userWorkflows } from '#server/db/schema.js';
-import { newestFirst } from '#server/db/sql-helpers.js';
+import { exactTotal, newestFirst, readPage } from '#server/db/sql-helpers.js';
 
 /** Types whose rows always belong to a run: a null workflow there means the workflow was deleted. */
 const RUN_TYPES = new Set(['usage', 'refund']);
@@ -18,21 +18,23 @@ export async function listUserTransactions(
   if (query.type) conditions.push(eq(creditTransactions.transactionType, query.type));
   const where = and(...conditions);
 
-  const [rows, totals] = await Promise.all([
+  const { rows, total } = await readPage(
+    db,
+    creditTransactions,
+    where,
+    // Same order as ledger_user_created_idx; the id keeps rows written in one transaction in a stable order.
+    [newestFirst(creditTransactions.createdAt), desc(creditTransactions.id)],
+    query,
     db
       .select({ t: creditTransactions, workflowName: userWorkflows.name })
       .from(creditTransactions)
       .leftJoin(userWorkflows, eq(userWorkflows.id, creditTransactions.workflowId))
-      .where(where)
-      // Same order as ledger_user_created_idx; the id keeps rows written in one transaction in a stable order.
-      .orderBy(newestFirst(creditTransactions.createdAt), desc(creditTransactions.id))
-      .limit(query.limit)
-      .offset(query.offset),
-    db.select({ n: count() }).from(creditTransactions).where(where),
-  ]);
+      .$dynamic(),
+    exactTotal,
+  );
 
   return {
-    total: totals[0]?.n ?? 0,
+    total,
     rows: rows.map(({ t, workflowName }) => ({
       id: t.id,
       transaction_type: t.transactionType,

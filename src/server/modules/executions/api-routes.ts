@@ -1,7 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { ZIdParams } from '#shared/contract/common.js';
 import { ZIdempotencyHeaders } from '#shared/contract/credits.js';
-import { ZRunEventsHeaders } from '#shared/contract/executions.js';
 import { ZErrorBody } from '#shared/contract/errors.js';
 import {
   ZApiChatMessageCreate,
@@ -11,13 +10,15 @@ import {
   ZApiRunStarted,
 } from '#shared/contract/public-api.js';
 import { Closing } from '#server/lib/closing.js';
+import { errorAnswers } from '#server/lib/errors.js';
+import { chatReplyExample } from '#server/plugins/openapi-examples.js';
 import { presentedApiKey, refuseApiKey, requireApiKey } from '#server/plugins/api-key.js';
 import type { App, AppDeps } from '#server/types.js';
 import { sendResultFile } from '../results/service.js';
 import { sendReplyAsEvents, wantsEventStream } from '../chat/service.js';
 import { WorkAfterAnswer } from './after-answer.js';
 import { acceptApiChatMessage, getApiRun, startApiRun } from './api-runs.js';
-import { RUN_EVENTS_DESCRIPTION, RUN_EVENTS_NOTHING_NEW, streamRunEvents } from './events.js';
+import { RUN_EVENTS_SCHEMA, streamRunEvents } from './events.js';
 
 /**
  * Runs' first deliveries under way after their answers, per process; beyond this a start's answer waits for
@@ -62,13 +63,7 @@ export async function executionApiRoutes(app: App, deps: AppDeps): Promise<void>
               'with `wait`, as it stands when it ended or the time was up; a chat run is `pending` and carries ' +
               'its welcome message',
           ),
-          400: ZErrorBody,
-          401: ZErrorBody,
-          402: ZErrorBody,
-          403: ZErrorBody,
-          404: ZErrorBody,
-          409: ZErrorBody,
-          429: ZErrorBody,
+          ...errorAnswers(400, 401, 402, 403, 404, 409, 429),
         },
       },
     },
@@ -112,28 +107,7 @@ export async function executionApiRoutes(app: App, deps: AppDeps): Promise<void>
         response: {
           200: ZApiChatReply.meta({
             description: "The assistant's reply, and the run (submitted once `done`)",
-            example: {
-              content: 'Got it. How many guests are coming?',
-              done: false,
-              remaining: 39,
-              run: {
-                id: '0f8fad5b-d9cb-469f-a165-70867728950e',
-                workflowId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
-                status: 'pending',
-                creditsUsed: 1,
-                creditsRefunded: 0,
-                outputType: null,
-                outputData: null,
-                result_url: null,
-                outputUrl: null,
-                outputFilename: null,
-                outputSize: null,
-                progressMessage: null,
-                errorMessage: null,
-                createdAt: '2026-11-24T10:00:00.000Z',
-                completedAt: null,
-              },
-            },
+            example: chatReplyExample,
           }),
           400: ZErrorBody.describe('Invalid message: empty, too long (`details.limit`) or malformed'),
           401: ZErrorBody.describe('No valid API key'),
@@ -170,7 +144,7 @@ export async function executionApiRoutes(app: App, deps: AppDeps): Promise<void>
         security,
         summary: 'One of your runs',
         params: ZIdParams,
-        response: { 200: ZApiRun, 400: ZErrorBody, 401: ZErrorBody, 404: ZErrorBody, 429: ZErrorBody },
+        response: { 200: ZApiRun, ...errorAnswers(400, 401, 404, 429) },
       },
     },
     async (request, reply) => {
@@ -186,19 +160,8 @@ export async function executionApiRoutes(app: App, deps: AppDeps): Promise<void>
         tags: ['public API'],
         operationId: 'streamRunEvents',
         security,
-        summary: 'Server-sent events: the run (event `execution`) on every change until it ends',
-        description: RUN_EVENTS_DESCRIPTION,
-        params: ZIdParams,
-        headers: ZRunEventsHeaders,
-        response: {
-          204: RUN_EVENTS_NOTHING_NEW,
-          400: ZErrorBody,
-          401: ZErrorBody,
-          404: ZErrorBody,
-          410: ZErrorBody,
-          416: ZErrorBody,
-          429: ZErrorBody,
-        },
+        ...RUN_EVENTS_SCHEMA,
+        response: { ...RUN_EVENTS_SCHEMA.response, ...errorAnswers(400, 401, 404, 410, 416, 429) },
       },
     },
     async (request, reply) => {
@@ -218,14 +181,7 @@ export async function executionApiRoutes(app: App, deps: AppDeps): Promise<void>
         security,
         summary: "The run's result file",
         params: ZIdParams,
-        response: {
-          400: ZErrorBody,
-          401: ZErrorBody,
-          404: ZErrorBody,
-          410: ZErrorBody,
-          416: ZErrorBody,
-          429: ZErrorBody,
-        },
+        response: errorAnswers(400, 401, 404, 410, 416, 429),
       },
     },
     async (request, typedReply) => {

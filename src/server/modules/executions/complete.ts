@@ -7,7 +7,7 @@ import { readTranscript, transcriptResponses } from '../chat/service.js';
 import { getSetting } from '../settings/service.js';
 import { attemptClaim, CLAIMED_RUN_FIELDS, deliverClaimed } from './dispatch.js';
 import { resolveFileAnswers } from './input-files.js';
-import { getOwnRun, isOpen, runStatus } from './queries.js';
+import { getOwnRun, isOpen, runStatus, stillIn } from './queries.js';
 import { runEventsOf } from './run-events.js';
 
 /** How long the complete call waits for the workflow's result before answering `running`. */
@@ -48,7 +48,7 @@ export async function completeRun(
       .where(and(eq(workflowExecutions.id, runId), eq(workflowExecutions.userId, userId)))
       .for('update', { of: workflowExecutions });
     if (!run) throw notFound('execution');
-    if (run.status !== 'pending' || !run.expiresAt || run.expiresAt <= now) {
+    if (!stillIn(run, 'pending', now)) {
       throw conflict('runCompletedOrExpired');
     }
     // A chat's answers are the conversation the server kept, not the client's account of it. A survey's

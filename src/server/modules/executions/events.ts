@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { ZIdParams } from '#shared/contract/common.js';
+import { ZRunEventsHeaders } from '#shared/contract/executions.js';
 import { AppError } from '#server/lib/errors.js';
 import { openEventStream } from '#server/lib/event-stream.js';
 import type { AppDeps } from '#server/types.js';
@@ -12,17 +14,26 @@ const HEARTBEAT_MS = 15_000;
 /** A stream is closed after this long; EventSource reconnects by itself (and resumes) if the run is still open. */
 const MAX_STREAM_MS = 20 * 60_000;
 
-/** What both event routes (the web's and the public API's) tell their readers. */
-export const RUN_EVENTS_DESCRIPTION =
+const RUN_EVENTS_DESCRIPTION =
   'Each `execution` event carries the whole run and an `id`. A reader that reconnects with `Last-Event-ID` ' +
   '(EventSource does so by itself) is sent the run only if it changed since; if the run has ended and that id ' +
   'is its last state, the answer is 204. A quiet stream gets a comment every 15 s; streams close after 20 ' +
   'minutes (reconnect to go on). At most `max_event_streams_per_user` open streams per person on each server ' +
   'instance (429 beyond).';
 
-export const RUN_EVENTS_NOTHING_NEW = z
-  .null()
-  .describe('The run has ended and Last-Event-ID names its last state: nothing to send');
+/**
+ * The route schema both event routes (the web's and the public API's) share: one stream, told the same way.
+ * Each route adds its tags, its security and its refusals to `response`.
+ */
+export const RUN_EVENTS_SCHEMA = {
+  summary: 'Server-sent events: the run (event `execution`) on every change until it ends',
+  description: RUN_EVENTS_DESCRIPTION,
+  params: ZIdParams,
+  headers: ZRunEventsHeaders,
+  response: {
+    204: z.null().describe('The run has ended and Last-Event-ID names its last state: nothing to send'),
+  },
+};
 
 /**
  * An event's id: a digest of the run as the event carries it. Each event is the whole run, so "has this reader

@@ -24,6 +24,7 @@ import {
   removeQueuedFiles,
 } from '../results/service.js';
 import { getSetting } from '../settings/service.js';
+import { stillIn } from './queries.js';
 
 /*
  * Files people upload as answers to a survey's file questions. They are uploaded to a pending run (one per
@@ -60,7 +61,7 @@ async function pendingRunOf(tx: DbOrTx, userId: string, runId: string, now: Date
     .where(and(eq(workflowExecutions.id, runId), eq(workflowExecutions.userId, userId)));
   const [run] = lock ? await query.for('update', { of: workflowExecutions }) : await query;
   if (!run) throw notFound('execution');
-  if (run.status !== 'pending' || !run.expiresAt || run.expiresAt <= now) {
+  if (!stillIn(run, 'pending', now)) {
     throw conflict('runCompletedOrExpired');
   }
   return run;
@@ -309,12 +310,12 @@ export async function openSignedInputFile(
       contentType: runInputFiles.contentType,
       size: runInputFiles.size,
       status: workflowExecutions.status,
-      runExpiresAt: workflowExecutions.expiresAt,
+      expiresAt: workflowExecutions.expiresAt,
     })
     .from(runInputFiles)
     .innerJoin(workflowExecutions, eq(workflowExecutions.id, runInputFiles.executionId))
     .where(and(eq(runInputFiles.id, fileId), eq(runInputFiles.executionId, runId)));
-  if (!file || file.status !== 'running' || !file.runExpiresAt || file.runExpiresAt <= now) throw refused();
+  if (!file || !stillIn(file, 'running', now)) throw refused();
   if (!isStorageKey(file.key)) throw refused();
   const body = await resultStorageFor(deps.config).stream(file.key);
   if (!body) throw refused();

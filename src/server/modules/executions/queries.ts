@@ -14,6 +14,16 @@ import { readTranscript, transcriptResponses } from '../chat/service.js';
 export const OPEN_STATUSES = ['pending', 'running'] as const;
 export const isOpen = (status: string) => status === 'pending' || status === 'running';
 
+/**
+ * Whether the run is still `status` for what its caller does: a run whose time is up belongs to the expiry
+ * job, whatever its status says until that job passes.
+ */
+export const stillIn = (
+  run: { status: string; expiresAt: Date | null },
+  status: string,
+  now: Date,
+): boolean => run.status === status && run.expiresAt !== null && run.expiresAt > now;
+
 const executionColumns = {
   run: workflowExecutions,
   workflowName: userWorkflows.name,

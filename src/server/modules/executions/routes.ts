@@ -8,7 +8,6 @@ import {
   ZExecution,
   ZExecutionDetail,
   ZExecutionList,
-  ZRunEventsHeaders,
   ZRunFileLinkQuery,
   ZRunFileParams,
   ZUploadedInputFile,
@@ -20,7 +19,7 @@ import { AppError, badRequest, errorAnswers } from '#server/lib/errors.js';
 import { requireUser } from '#server/plugins/session.js';
 import type { App, AppDeps } from '#server/types.js';
 import { completeRun } from './complete.js';
-import { RUN_EVENTS_DESCRIPTION, RUN_EVENTS_NOTHING_NEW, streamRunEvents } from './events.js';
+import { RUN_EVENTS_SCHEMA, streamRunEvents } from './events.js';
 import { contentDisposition } from '../results/service.js';
 import {
   assertPendingRun,
@@ -112,12 +111,9 @@ export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
     {
       schema: {
         tags: ['executions'],
-        summary: 'Server-sent events: the run (event `execution`) on every change until it ends',
-        description: RUN_EVENTS_DESCRIPTION,
-        params: ZIdParams,
-        headers: ZRunEventsHeaders,
+        ...RUN_EVENTS_SCHEMA,
         response: {
-          204: RUN_EVENTS_NOTHING_NEW,
+          ...RUN_EVENTS_SCHEMA.response,
           ...errorAnswers(400, 401, 404),
           429: ZErrorBody.describe('Too many open event streams (`max_event_streams_per_user`)'),
         },
@@ -214,11 +210,7 @@ async function inputFileRoutes(app: App, deps: AppDeps): Promise<void> {
         params: ZRunFileParams,
         response: {
           204: z.null(),
-          400: ZErrorBody,
-          401: ZErrorBody,
-          403: ZErrorBody,
-          404: ZErrorBody,
-          409: ZErrorBody,
+          ...errorAnswers(400, 401, 403, 404, 409),
         },
       },
     },

@@ -15,6 +15,7 @@ import {
   grantPlanCredits,
   nextBillingDate,
   openSubscription,
+  type PlanGrant,
   subscriptionPlan,
 } from '../credits/service.js';
 
@@ -52,25 +53,12 @@ async function onCheckoutCompleted(tx: Tx, deps: AppDeps, session: Stripe.Checko
   if (!bought || !(await userExists(tx, bought.userId))) return;
   if (session.mode === 'payment') {
     if (session.payment_status !== 'paid') return;
-    const pack = await grantPlanCredits(
+    await grantPaid(
       tx,
-      {
-        userId: bought.userId,
-        plan: bought.plan,
-        reference: `stripe:checkout:${session.id}`,
-        note: 'credit_pack',
-      },
-      deps.metrics,
+      deps,
+      { ...bought, reference: `stripe:checkout:${session.id}`, note: 'credit_pack' },
+      { paymentIntentId: idOf(session.payment_intent), invoiceId: undefined },
     );
-    if (pack.granted) {
-      await recordPayment(tx, {
-        userId: bought.userId,
-        planName: bought.plan.name,
-        credits: pack.creditsGranted,
-        paymentIntentId: idOf(session.payment_intent),
-        invoiceId: undefined,
-      });
-    }
     return;
   }
   const subscriptionId = idOf(session.subscription);
@@ -84,25 +72,12 @@ async function onCheckoutCompleted(tx: Tx, deps: AppDeps, session: Stripe.Checko
       now: deps.now(),
     });
   }
-  const first = await grantPlanCredits(
+  await grantPaid(
     tx,
-    {
-      userId: bought.userId,
-      plan: bought.plan,
-      reference: `stripe:subscription:${subscriptionId}:first`,
-      note: 'monthly_plan_first_month',
-    },
-    deps.metrics,
+    deps,
+    { ...bought, reference: `stripe:subscription:${subscriptionId}:first`, note: 'monthly_plan_first_month' },
+    { paymentIntentId: undefined, invoiceId: idOf(session.invoice) },
   );
-  if (first.granted) {
-    await recordPayment(tx, {
-      userId: bought.userId,
-      planName: bought.plan.name,
-      credits: first.creditsGranted,
-      paymentIntentId: undefined,
-      invoiceId: idOf(session.invoice),
-    });
-  }
 }
 
 /** A renewal Stripe collected: the month's credits. The first invoice is covered by the checkout above. */
@@ -123,24 +98,18 @@ async function onInvoicePaid(tx: Tx, deps: AppDeps, invoice: Stripe.Invoice): Pr
       now: deps.now(),
     });
   }
-  const result = await grantPlanCredits(
+  const granted = await grantPaid(
     tx,
+    deps,
     {
       userId: row.userId,
       plan: subscriptionPlan(row),
       reference: `stripe:invoice:${invoice.id}`,
       note: 'monthly_plan_renewal',
     },
-    deps.metrics,
+    { paymentIntentId: invoicePaymentIntent(invoice), invoiceId: invoice.id },
   );
-  if (result.granted) {
-    await recordPayment(tx, {
-      userId: row.userId,
-      planName: row.planName,
-      credits: result.creditsGranted,
-      paymentIntentId: invoicePaymentIntent(invoice),
-      invoiceId: invoice.id,
-    });
+  if (granted) {
     await tx
       .update(subscriptions)
       .set({
@@ -163,27 +132,32 @@ async function onSubscriptionDeleted(
     .where(eq(subscriptions.providerSubscriptionId, subscription.id));
 }
 
-interface PaymentRecord {
-  userId: string;
-  planName: string;
-  credits: number;
+/** How Stripe names a payment: what a refund or a dispute of it will point at. */
+interface PaymentRef {
   paymentIntentId: string | undefined;
   invoiceId: string | undefined;
 }
 
-/** Remembers what a payment granted, so a later refund or dispute of it can take the credits back. */
-async function recordPayment(tx: Tx, payment: PaymentRecord): Promise<void> {
-  if (!payment.paymentIntentId && !payment.invoiceId) return;
-  await tx
-    .insert(stripePayments)
-    .values({
-      userId: payment.userId,
-      planName: payment.planName,
-      credits: payment.credits,
-      paymentIntentId: payment.paymentIntentId ?? null,
-      invoiceId: payment.invoiceId ?? null,
-    })
-    .onConflictDoNothing();
+/**
+ * Grants what a payment bought and remembers what it granted, so a later refund or dispute of it can take the
+ * credits back. False when the grant's reference was already granted (a redelivered or overlapping event).
+ */
+async function grantPaid(tx: Tx, deps: AppDeps, grant: PlanGrant, paid: PaymentRef): Promise<boolean> {
+  const result = await grantPlanCredits(tx, grant, deps.metrics);
+  if (!result.granted) return false;
+  if (paid.paymentIntentId || paid.invoiceId) {
+    await tx
+      .insert(stripePayments)
+      .values({
+        userId: grant.userId,
+        planName: grant.plan.name,
+        credits: result.creditsGranted,
+        paymentIntentId: paid.paymentIntentId ?? null,
+        invoiceId: paid.invoiceId ?? null,
+      })
+      .onConflictDoNothing();
+  }
+  return true;
 }
 
 /** An invoice's payment intent: in its payments list (API 2025 and later) or on the invoice itself (before). */
@@ -208,7 +182,7 @@ async function reversePayment(
   deps: AppDeps,
   eventId: string,
   kind: Reversal,
-  ref: { paymentIntentId: string | undefined; invoiceId: string | undefined },
+  ref: PaymentRef,
   wanted: (credits: number) => number,
 ): Promise<void> {
   const matches = [

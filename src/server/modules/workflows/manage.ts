@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { TWorkflowInputParsed } from '#shared/contract/workflows.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { userWorkflows, workflowExecutions } from '#server/db/schema.js';
@@ -39,20 +40,29 @@ export async function createWorkflow(db: DbOrTx, input: TWorkflowInputParsed): P
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Replaces a workflow's editable fields with a full, validated form. `updatedAt` is always moved to the
- * database's now(): the public catalogue cache is keyed on it.
+ * Every change of a workflow goes through here: `updatedAt` is always moved to the database's now(), as the
+ * public catalogue cache is keyed on it. Null when there is no such workflow.
  */
+async function changeWorkflow(
+  db: DbOrTx,
+  id: string,
+  changes: PgUpdateSetSource<typeof userWorkflows>,
+): Promise<WorkflowRow | null> {
+  const [row] = await db
+    .update(userWorkflows)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(eq(userWorkflows.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/** Replaces a workflow's editable fields with a full, validated form. */
 export async function updateWorkflow(
   db: DbOrTx,
   id: string,
   input: TWorkflowInputParsed,
 ): Promise<WorkflowRow | null> {
-  const [row] = await db
-    .update(userWorkflows)
-    .set({ ...formColumns(input), updatedAt: sql`now()` })
-    .where(eq(userWorkflows.id, id))
-    .returning();
-  return row ?? null;
+  return changeWorkflow(db, id, formColumns(input));
 }
 
 /**
@@ -73,17 +83,11 @@ export async function deleteWorkflow(db: DbOrTx, id: string): Promise<number | n
 
 /** A new signing secret; the old one keeps signing (second signature) for PREVIOUS_SECRET_GRACE_MS. */
 export async function rotateWorkflowSecret(db: DbOrTx, id: string, now: Date): Promise<WorkflowRow | null> {
-  const [row] = await db
-    .update(userWorkflows)
-    .set({
-      previousSecretToken: sql`${userWorkflows.secretToken}`,
-      previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
-      secretToken: newWebhookSecret(),
-      updatedAt: sql`now()`,
-    })
-    .where(eq(userWorkflows.id, id))
-    .returning();
-  return row ?? null;
+  return changeWorkflow(db, id, {
+    previousSecretToken: sql`${userWorkflows.secretToken}`,
+    previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
+    secretToken: newWebhookSecret(),
+  });
 }
 
 /** Activates or deactivates a workflow; an inactive one leaves the catalogue and cannot be started. */
@@ -92,10 +96,5 @@ export async function setWorkflowActive(
   id: string,
   isActive: boolean,
 ): Promise<WorkflowRow | null> {
-  const [row] = await db
-    .update(userWorkflows)
-    .set({ isActive, updatedAt: sql`now()` })
-    .where(eq(userWorkflows.id, id))
-    .returning();
-  return row ?? null;
+  return changeWorkflow(db, id, { isActive });
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   ratingSummary,
   type TAdminReview,
@@ -16,11 +16,16 @@ import {
   workflowRatings,
   workflowReviews,
 } from '#server/db/schema.js';
+import { userRefColumns } from '#server/db/refs.js';
+import { anyRow, exactTotal, readPage } from '#server/db/sql-helpers.js';
 import { iso, isoOrNull } from '#server/lib/dates.js';
 import { forbidden, notFound } from '#server/lib/errors.js';
 import { visibleTo, type Audience } from './catalogue.js';
 
 type ReviewRow = typeof workflowReviews.$inferSelect;
+
+/** Reviews' list order; the id keeps reviews written in the same instant in a stable order. */
+const NEWEST_REVIEWS_FIRST = [desc(workflowReviews.createdAt), desc(workflowReviews.id)];
 
 /** "Ana García López" -> "Ana G.": enough to tell reviewers apart without publishing a full name. */
 export function shortName(fullName: string | null | undefined): string | null {
@@ -57,18 +62,15 @@ async function assertVisible(db: DbOrTx, workflowId: string, audience: Audience)
 }
 
 async function completedARun(db: DbOrTx, userId: string, workflowId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: workflowExecutions.id })
-    .from(workflowExecutions)
-    .where(
-      and(
-        eq(workflowExecutions.userId, userId),
-        eq(workflowExecutions.workflowId, workflowId),
-        eq(workflowExecutions.status, 'completed'),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
+  return anyRow(
+    db,
+    workflowExecutions,
+    and(
+      eq(workflowExecutions.userId, userId),
+      eq(workflowExecutions.workflowId, workflowId),
+      eq(workflowExecutions.status, 'completed'),
+    ),
+  );
 }
 
 async function storedRating(db: DbOrTx, workflowId: string): Promise<TRatingSummary> {
@@ -122,19 +124,23 @@ export async function listReviews(
 ): Promise<TReviewList> {
   await assertVisible(db, workflowId, reader.audience);
   const visible = and(eq(workflowReviews.workflowId, workflowId), isNull(workflowReviews.hiddenAt));
-  const [rows, [total], mine, rating, canReview] = await Promise.all([
-    db
-      .select({
-        review: workflowReviews,
-        author: { fullName: userProfiles.fullName, deletedAt: userProfiles.deletedAt },
-      })
-      .from(workflowReviews)
-      .leftJoin(userProfiles, eq(userProfiles.id, workflowReviews.userId))
-      .where(visible)
-      .orderBy(desc(workflowReviews.createdAt), desc(workflowReviews.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: count() }).from(workflowReviews).where(visible),
+  const [{ rows, total }, mine, rating, canReview] = await Promise.all([
+    readPage(
+      db,
+      workflowReviews,
+      visible,
+      NEWEST_REVIEWS_FIRST,
+      page,
+      db
+        .select({
+          review: workflowReviews,
+          author: { fullName: userProfiles.fullName, deletedAt: userProfiles.deletedAt },
+        })
+        .from(workflowReviews)
+        .leftJoin(userProfiles, eq(userProfiles.id, workflowReviews.userId))
+        .$dynamic(),
+      exactTotal,
+    ),
     db
       .select({ review: workflowReviews, fullName: userProfiles.fullName })
       .from(workflowReviews)
@@ -146,7 +152,7 @@ export async function listReviews(
   const own = mine[0];
   return {
     reviews: rows.map((r) => toReview(r.review, r.author)),
-    total: total?.n ?? 0,
+    total,
     rating,
     mine: own ? toMine(own.review, own.fullName) : null,
     canReview,
@@ -200,16 +206,10 @@ export async function deleteReview(
   authorId: string,
 ): Promise<{ rating: TRatingSummary }> {
   return db.transaction(async (tx) => {
-    const [exists] = await tx
-      .select({ id: workflowReviews.id })
-      .from(workflowReviews)
-      .where(and(eq(workflowReviews.workflowId, workflowId), eq(workflowReviews.userId, authorId)));
-    if (!exists) throw notFound('review');
+    const mine = and(eq(workflowReviews.workflowId, workflowId), eq(workflowReviews.userId, authorId));
+    if (!(await anyRow(tx, workflowReviews, mine))) throw notFound('review');
     await lockRating(tx, workflowId);
-    const deleted = await tx
-      .delete(workflowReviews)
-      .where(and(eq(workflowReviews.workflowId, workflowId), eq(workflowReviews.userId, authorId)))
-      .returning({ id: workflowReviews.id });
+    const deleted = await tx.delete(workflowReviews).where(mine).returning({ id: workflowReviews.id });
     // A second delete racing this one found the row gone once it had the lock.
     if (deleted.length === 0) throw notFound('review');
     return { rating: await recount(tx, workflowId) };
@@ -224,24 +224,26 @@ export async function listReviewsForAdmin(
   workflowId: string,
   page: { limit: number; offset: number },
 ): Promise<{ rows: TAdminReview[]; total: number }> {
-  const [rows, [total]] = await Promise.all([
+  const { rows, total } = await readPage(
+    db,
+    workflowReviews,
+    eq(workflowReviews.workflowId, workflowId),
+    NEWEST_REVIEWS_FIRST,
+    page,
     db
-      .select({ review: workflowReviews, author: { id: userProfiles.id, email: userProfiles.email } })
+      .select({ review: workflowReviews, author: userRefColumns })
       .from(workflowReviews)
       .leftJoin(userProfiles, eq(userProfiles.id, workflowReviews.userId))
-      .where(eq(workflowReviews.workflowId, workflowId))
-      .orderBy(desc(workflowReviews.createdAt), desc(workflowReviews.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: count() }).from(workflowReviews).where(eq(workflowReviews.workflowId, workflowId)),
-  ]);
-  return { rows: rows.map((r) => toAdminReview(r.review, r.author)), total: total?.n ?? 0 };
+      .$dynamic(),
+    exactTotal,
+  );
+  return { rows: rows.map((r) => toAdminReview(r.review, r.author)), total };
 }
 
 /** One review as an admin sees it; not found when it is gone. */
 export async function reviewForAdmin(db: DbOrTx, reviewId: string): Promise<TAdminReview> {
   const [row] = await db
-    .select({ review: workflowReviews, author: { id: userProfiles.id, email: userProfiles.email } })
+    .select({ review: workflowReviews, author: userRefColumns })
     .from(workflowReviews)
     .leftJoin(userProfiles, eq(userProfiles.id, workflowReviews.userId))
     .where(eq(workflowReviews.id, reviewId));
@@ -292,11 +294,7 @@ export async function setReviewHidden(
     .returning();
   if (!review) {
     // Deleted by its author meanwhile, or already in the asked state.
-    const [still] = await tx
-      .select({ id: workflowReviews.id })
-      .from(workflowReviews)
-      .where(eq(workflowReviews.id, reviewId));
-    if (!still) throw notFound('review');
+    if (!(await anyRow(tx, workflowReviews, eq(workflowReviews.id, reviewId)))) throw notFound('review');
     return null;
   }
   return { review, rating: await recount(tx, found.workflowId) };

@@ -20,9 +20,18 @@ import {
 import { deleteReview, listReviews, putReview } from './reviews.js';
 import { errorAnswers } from '#server/lib/errors.js';
 
+/** Admins also see private workflows; everyone else, signed in or not, sees the public ones. */
+const audienceOfUser = (user: { isAdmin: boolean } | undefined): Audience =>
+  user?.isAdmin ? 'admin' : 'public';
+
 async function audienceOf(request: FastifyRequest): Promise<Audience> {
-  const session = await request.session();
-  return session?.user.isAdmin ? 'admin' : 'public';
+  return audienceOfUser((await request.session())?.user);
+}
+
+/** A signed-in reader or author of reviews, with the workflows they may see. */
+async function reviewerOf(request: FastifyRequest): Promise<{ id: string; audience: Audience }> {
+  const user = await requireUser(request);
+  return { id: user.id, audience: audienceOfUser(user) };
 }
 
 function sendCatalogue(
@@ -92,15 +101,7 @@ export async function workflowRoutes(app: App, deps: AppDeps): Promise<void> {
         response: { 200: ZReviewList, ...reviewErrors },
       },
     },
-    async (request) => {
-      const user = await requireUser(request);
-      return listReviews(
-        deps.db,
-        request.params.id,
-        { id: user.id, audience: user.isAdmin ? 'admin' : 'public' },
-        request.query,
-      );
-    },
+    async (request) => listReviews(deps.db, request.params.id, await reviewerOf(request), request.query),
   );
 
   app.put(
@@ -116,16 +117,8 @@ export async function workflowRoutes(app: App, deps: AppDeps): Promise<void> {
         response: { 200: ZMyReviewAnswer, ...reviewErrors },
       },
     },
-    async (request) => {
-      const user = await requireUser(request);
-      return putReview(
-        deps.db,
-        request.params.id,
-        { id: user.id, audience: user.isAdmin ? 'admin' : 'public' },
-        request.body,
-        deps.now(),
-      );
-    },
+    async (request) =>
+      putReview(deps.db, request.params.id, await reviewerOf(request), request.body, deps.now()),
   );
 
   app.delete(
