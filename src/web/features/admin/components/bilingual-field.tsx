@@ -4,7 +4,7 @@ import { Input, Label, RequiredMark, Textarea } from '#web/components/ui/input';
 import { toast } from '#web/components/ui/toast';
 import type { TBilingual, TLanguage } from '#shared/contract/common';
 import { useTranslateText } from '../api/translate-text';
-import { FieldError } from './field-error';
+import { FieldError } from '#web/components/ui/form-field';
 
 interface BilingualFieldProps {
   id: string;

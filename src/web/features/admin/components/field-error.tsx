@@ -1,13 +1,3 @@
-/** A field's validation message, tied to the field by `aria-describedby={id}`. */
-export function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="mt-1 text-sm font-medium text-red-700">
-      {message}
-    </p>
-  );
-}
-
 /** A problem with the form as a whole (a rule no one field answers for), under its fields. */
 export function FormError({ message }: { message: string | undefined }) {
   if (!message) return null;

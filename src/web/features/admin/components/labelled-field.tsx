@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { describedBy } from '#web/components/ui/form-field';
 import { Label } from '#web/components/ui/input';
-import { FieldError } from './field-error';
+import { FieldError } from '#web/components/ui/form-field';
 
 /** What the field's control carries so its label, help and message are read with it. */
 export interface ControlProps {

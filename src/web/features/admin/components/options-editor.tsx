@@ -5,7 +5,7 @@ import { Button } from '#web/components/ui/button';
 import { Input, Label } from '#web/components/ui/input';
 import type { TBilingual } from '#shared/contract/common';
 import type { TSurveyQuestion } from '#shared/contract/workflows';
-import { FieldError } from './field-error';
+import { FieldError } from '#web/components/ui/form-field';
 
 type Choices = Pick<TSurveyQuestion, 'options' | 'optionLabels'>;
 

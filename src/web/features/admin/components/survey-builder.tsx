@@ -6,7 +6,7 @@ import { Label } from '#web/components/ui/input';
 import { Select } from '#web/components/ui/select';
 import { QUESTION_TYPES, type TSurveyQuestion } from '#shared/contract/workflows';
 import { BilingualField } from './bilingual-field';
-import { FieldError } from './field-error';
+import { FieldError } from '#web/components/ui/form-field';
 import { FileQuestionEditor } from './file-question-editor';
 import { OptionsEditor } from './options-editor';
 

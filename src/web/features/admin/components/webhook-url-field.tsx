@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Input, Label } from '#web/components/ui/input';
-import { FieldError } from './field-error';
+import { FieldError } from '#web/components/ui/form-field';
 
 interface WebhookUrlFieldProps {
   id: string;

@@ -7,7 +7,7 @@ import { toast } from '#web/components/ui/toast';
 import type { TAdminConfigEntry } from '#shared/contract/admin';
 import { pickLanguage } from '#shared/contract/common';
 import { useUpdateConfig } from '#web/features/admin/api/update-config';
-import { FieldError } from '#web/features/admin/components/field-error';
+import { FieldError } from '#web/components/ui/form-field';
 import { formatDateTime } from '#web/features/admin/lib/format';
 import { parseJson } from '#web/features/admin/lib/json-text';
 import { errorMessage } from '#web/lib/error-key';
