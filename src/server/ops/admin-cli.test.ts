@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { userProfiles } from '../db/schema.js';
 import { signUpUser, TestClient, uniqueEmail } from '../test/client.js';
 import { testClock, type TestApp } from '../test/harness.js';
 import { freePort } from '../modules/executions/testing/workflow-service.js';
-import { processDatabase, startServerProcess, type ProcessDatabase } from '../test/server-process.js';
+import { startServerProcess, useProcessDatabase } from '../test/server-process.js';
 import { runAdminCli } from './admin-cli.js';
 import { Metrics } from '../lib/metrics.js';
 
@@ -17,13 +17,7 @@ import { Metrics } from '../lib/metrics.js';
 
 const SLOW = 120_000;
 
-let database: ProcessDatabase;
-beforeAll(async () => {
-  database = await processDatabase('admin-cli');
-}, SLOW);
-afterAll(async () => {
-  await database?.remove();
-});
+const database = useProcessDatabase('admin-cli', SLOW);
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout: string[] = [];
@@ -230,7 +224,6 @@ describe('npm start with ADMIN_EMAIL', () => {
       const server = await startServerProcess({
         port: await freePort(),
         env: { ...database.env, ADMIN_EMAIL: user.email, ADMIN_PASSWORD: 'operator-password-9' },
-        deadlineMs: SLOW,
       });
       try {
         expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

@@ -1,23 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { queryRows } from '../db/sql-helpers.js';
 import { expireOverdueRuns } from '../modules/executions/sweeper.js';
 import { tallyRuns } from '../modules/executions/tally.js';
-import {
-  freePort,
-  startWorkflowService,
-  type WorkflowService,
-} from '../modules/executions/testing/workflow-service.js';
+import { freePort } from '../modules/executions/testing/workflow-service.js';
+import { PURCHASES } from '../modules/credits/testing/purchases.js';
 import { ledgerMismatches } from '../test/ledger-check.js';
 import {
   postResultsLater,
-  processDatabase,
   raiseProcessSignupLimit,
-  seedSurveyWorkflow,
-  startServerOn,
-  type ProcessDatabase,
+  useSurveyProcesses,
   type ServerProcess,
 } from '../test/server-process.js';
 import { Metrics } from '../lib/metrics.js';
@@ -31,8 +25,6 @@ import { Metrics } from '../lib/metrics.js';
  * embedded database killed mid-write is exactly what a laptop's crash does to it.
  */
 const KILLS = Number(process.env.CRASH_KILLS ?? (process.env.TEST_DATABASE_URL ? 50 : 6));
-const STARTUP_DEADLINE_MS = 120_000;
-const STARTER = { type: 'unique', credits: 10, usdAmount: 5, planName: 'Starter' } as const;
 
 interface Account {
   email: string;
@@ -49,34 +41,24 @@ const acknowledged = {
 /** Purchase keys sent without an answer: sent again after the restart, as a client would. */
 const unanswered: Array<{ key: string; account: Account }> = [];
 
-let database: ProcessDatabase;
-let service: WorkflowService;
+const processes = useSurveyProcesses('crash');
+const { database } = processes;
 let port: number;
-let workflowId: string;
 let server: ServerProcess | undefined;
 const accounts: Account[] = [];
 
 beforeAll(async () => {
-  database = await processDatabase('crash');
   port = await freePort();
-  service = await startWorkflowService();
   // Mostly completed, some failed; a callback that meets a dead server is lost, and its run must expire.
-  postResultsLater(service, {
+  postResultsLater(processes.service, {
     target: () => `http://127.0.0.1:${port}`,
     fails: () => Math.random() < 0.3,
     delayMs: () => Math.random() * 40,
   });
-  workflowId = await seedSurveyWorkflow(database, `${service.url}/hook`);
-}, STARTUP_DEADLINE_MS);
-
-afterAll(async () => {
-  server?.child.kill('SIGKILL');
-  await service?.close();
-  await database?.remove();
 });
 
 function startServer(): Promise<ServerProcess> {
-  return startServerOn(database, port, STARTUP_DEADLINE_MS);
+  return processes.start(port);
 }
 
 /** A request that may die with the server: the answer, or null when none came. */
@@ -120,7 +102,7 @@ async function signUp(): Promise<void> {
 
 async function purchase(account: Account, key: string = randomUUID()): Promise<void> {
   const res = await call('/api/credits/purchase', {
-    body: STARTER,
+    body: PURCHASES.starterPack,
     cookie: account.cookie,
     headers: { 'idempotency-key': key },
   });
@@ -137,7 +119,10 @@ async function purchase(account: Account, key: string = randomUUID()): Promise<v
 }
 
 async function startAndComplete(account: Account, complete = Math.random() < 0.8): Promise<void> {
-  const res = await call('/api/executions/start', { body: { workflowId }, cookie: account.cookie });
+  const res = await call('/api/executions/start', {
+    body: { workflowId: processes.workflowId },
+    cookie: account.cookie,
+  });
   if (res?.status !== 201) return;
   const runId = (res.json as { executionId: string }).executionId;
   acknowledged.starts.add(runId);
@@ -212,9 +197,7 @@ describe('crash safety', () => {
       expect(await server.exited, server.stderr()).toBe(0);
       server = undefined;
 
-      const opened = await database.open();
-      try {
-        const db = opened.db;
+      await database.withDb(async (db, opened) => {
         const config = loadConfig({ ...process.env, ...database.env });
         // One sweep past the run window: every run still open then is expired and refunded.
         const later = new Date(Date.now() + 16 * 60_000);
@@ -276,14 +259,14 @@ describe('crash safety', () => {
           expect(purchases.find((p) => p.email === email)?.n, email).toBe(n);
         }
         expect(purchases.map((p) => [p.email, p.n])).toEqual(keys.map((k) => [k.email, k.n]));
-        expect(purchases.filter((p) => p.credits !== p.n * STARTER.credits)).toEqual([]);
+        expect(purchases.filter((p) => p.credits !== p.n * PURCHASES.starterPack.credits)).toEqual([]);
 
         // The run counter counted each run once, whatever was killed in between.
         const counters = await queryRows<{ count: number; runs: number }>(
           db,
           sql`select w.execution_count as count,
                 (select count(*)::int from workflow_executions e where e.workflow_id = w.id) as runs
-              from user_workflows w where w.id = ${workflowId}`,
+              from user_workflows w where w.id = ${processes.workflowId}`,
         );
         expect(counters).toEqual([{ count: runs.length, runs: runs.length }]);
 
@@ -298,9 +281,7 @@ describe('crash safety', () => {
             `${runs.filter((r) => r.status === 'failed').length} failed, ` +
             `${runs.filter((r) => r.status === 'expired').length} expired), nothing lost`,
         );
-      } finally {
-        await opened.close();
-      }
+      });
     },
     KILLS * 30_000 + 120_000,
   );

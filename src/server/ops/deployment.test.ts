@@ -4,11 +4,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import type { Redis } from 'ioredis';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outdated, WEB_ENTRY, WEB_SOURCES } from '../../../scripts/server-build.mjs';
-import type { Database } from '../db/client.js';
 import { queryRows } from '../db/sql-helpers.js';
 import { userProfiles } from '../db/schema.js';
 import { fromProjectRoot } from '../lib/project-root.js';
@@ -17,9 +15,11 @@ import { freePort } from '../modules/executions/testing/workflow-service.js';
 import { startTestS3, type TestS3 } from '../providers/storage/testing/s3-server.js';
 import { ledgerMismatches } from '../test/ledger-check.js';
 import { startNginx, type Nginx } from '../test/nginx.js';
-import { connectTestRedis, deleteKeysUnder, TEST_REDIS_URL, testRedisPrefix } from '../test/redis.js';
+import { TEST_REDIS_URL, useTestRedis } from '../test/redis.js';
 import { Metrics } from '#server/lib/metrics.js';
 import {
+  onPostgres,
+  PROCESS_STARTUP_MS,
   processDatabase,
   startServerProcess,
   type ProcessDatabase,
@@ -34,9 +34,7 @@ import {
  * run, which finishes on the other. Two processes on one database need PostgreSQL, so this runs in the
  * PostgreSQL suite (like two-processes.test.ts), where a missing nginx, Redis or Chromium fails it.
  */
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const CHROMIUM = '/usr/bin/chromium';
-const STARTUP_DEADLINE_MS = 120_000;
 /** The slow demo's pace: three progress messages and the result, 1.5 s apart. */
 const SLOW_STEP_MS = 1_500;
 const SLOW_PROGRESS = ['Reading your answers…', 'Comparing with market data…', 'Writing the report…'];
@@ -60,11 +58,11 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 const visible = (locator: Locator, timeout = 15_000) => locator.waitFor({ state: 'visible', timeout });
 
 describe.runIf(onPostgres)('two instances behind nginx, with PostgreSQL, Redis and an S3 bucket', () => {
-  const redisPrefix = testRedisPrefix('deploy');
+  // A Redis that does not answer fails the set-up.
+  const redis = useTestRedis('deploy');
   let work = '';
   let database: ProcessDatabase;
   let s3: TestS3;
-  let redis: Redis;
   let nginx: Nginx;
   let browser: Browser;
   let context: BrowserContext;
@@ -73,18 +71,8 @@ describe.runIf(onPostgres)('two instances behind nginx, with PostgreSQL, Redis a
   const servers: ServerProcess[] = [];
   const instance = (i: number) => `127.0.0.1:${ports[i]}`;
 
-  const withDb = async <T>(fn: (db: Database['db']) => Promise<T>): Promise<T> => {
-    const opened = await database.open();
-    try {
-      return await fn(opened.db);
-    } finally {
-      await opened.close();
-    }
-  };
-
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
-    redis = await connectTestRedis();
     work = mkdtempSync(join(tmpdir(), 'flujo-deploy-'));
     const webDir = builtWebDir();
     [database, s3] = await Promise.all([processDatabase('deploy'), startTestS3('flujo-deploy')]);
@@ -92,7 +80,7 @@ describe.runIf(onPostgres)('two instances behind nginx, with PostgreSQL, Redis a
     const nginxPort = await freePort();
     const publicUrl = `http://127.0.0.1:${nginxPort}`;
     // The demo workflows are seeded at start for the first admin, as on a demo deployment.
-    await withDb((db) =>
+    await database.withDb((db) =>
       createAccount({ db, metrics: new Metrics() }, { ...ADMIN, fullName: 'Owner', isAdmin: true }),
     );
     const shared = {
@@ -103,7 +91,7 @@ describe.runIf(onPostgres)('two instances behind nginx, with PostgreSQL, Redis a
       PUBLIC_URL: publicUrl,
       TRUST_PROXY: 'loopback',
       REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: redisPrefix,
+      REDIS_KEY_PREFIX: redis.prefix,
       // Instances keep no disk in common: files go to the bucket, file links are signed with this key.
       FILE_LINK_SECRET: randomBytes(32).toString('hex'),
       DEMO_WORKFLOWS: 'true',
@@ -118,7 +106,6 @@ describe.runIf(onPostgres)('two instances behind nginx, with PostgreSQL, Redis a
         startServerProcess({
           port,
           env: { ...shared, DATA_DIR: join(work, `instance-${i}`) },
-          deadlineMs: STARTUP_DEADLINE_MS,
         }),
       ),
     ]);
@@ -150,7 +137,7 @@ describe.runIf(onPostgres)('two instances behind nginx, with PostgreSQL, Redis a
       }).observe(document, { subtree: true, childList: true, characterData: true });
     `);
     page = await context.newPage();
-  }, STARTUP_DEADLINE_MS + 60_000);
+  }, PROCESS_STARTUP_MS + 60_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -159,10 +146,6 @@ describe.runIf(onPostgres)('two instances behind nginx, with PostgreSQL, Redis a
     await Promise.all(servers.map((s) => s.exited));
     await s3?.close();
     await database?.remove();
-    if (redis) {
-      await deleteKeysUnder(redis, redisPrefix);
-      redis.disconnect();
-    }
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -201,7 +184,7 @@ describe.runIf(onPostgres)('two instances behind nginx, with PostgreSQL, Redis a
 
   /** A demo workflow's id, by its service's path (/demo-hooks/<slug>), as the instances seeded it. */
   const demoId = async (slug: string) => {
-    const [row] = await withDb((db) =>
+    const [row] = await database.withDb((db) =>
       queryRows<{ id: string }>(
         db,
         sql`select id from user_workflows where webhook_url like ${`%/demo-hooks/${slug}`}`,
@@ -316,7 +299,7 @@ describe.runIf(onPostgres)('two instances behind nginx, with PostgreSQL, Redis a
     const statuses: number[] = [];
     for (let n = 0; n < 6; n++) statuses.push(await signUp(n % 2, n));
     expect(statuses).toEqual([201, 201, 201, 201, 429, 429]);
-    expect(await redis.hget(`${redisPrefix}rate:signup:ip:127.0.0.1`, 'count')).toBe('7');
+    expect(await redis.client.hget(`${redis.prefix}rate:signup:ip:127.0.0.1`, 'count')).toBe('7');
 
     // The slow demo again, and the instance that is not running the demo service's timers is killed as soon
     // as the first progress message shows: the run finishes on the other, and the page gets there.
@@ -351,7 +334,7 @@ describe.runIf(onPostgres)('two instances behind nginx, with PostgreSQL, Redis a
     expect(after.at(-1)?.upstream.endsWith(instance(survivor))).toBe(true);
 
     // The books: every balance equals its ledger, and this person's is 5 - 2 + 30 - 3 - 3.
-    await withDb(async (db) => {
+    await database.withDb(async (db) => {
       expect(await ledgerMismatches(db)).toEqual([]);
       const [person] = await db
         .select({ id: userProfiles.id, credits: userProfiles.credits })

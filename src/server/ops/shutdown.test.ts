@@ -1,25 +1,18 @@
 import { Agent, request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freePort } from '../modules/executions/testing/workflow-service.js';
 import {
   PROCESS_ADMIN,
-  processDatabase,
   raiseProcessSignupLimit,
   startServerProcess,
-  type ProcessDatabase,
+  useProcessDatabase,
 } from '../test/server-process.js';
 
 // Starting the server under tsx on a busy 2-core machine can take a minute; the test itself a few seconds.
 const STARTUP_DEADLINE_MS = 150_000;
 const TEST_TIMEOUT_MS = 240_000;
 
-let database: ProcessDatabase;
-beforeAll(async () => {
-  database = await processDatabase('shutdown');
-}, TEST_TIMEOUT_MS);
-afterAll(async () => {
-  await database?.remove();
-});
+const database = useProcessDatabase('shutdown', TEST_TIMEOUT_MS);
 
 describe('graceful shutdown', () => {
   it(

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMismatches } from '../test/ledger-check.js';
 import { readEvents } from '../modules/executions/testing/event-stream.js';
+import { freePort } from '../modules/executions/testing/workflow-service.js';
 import {
-  freePort,
-  startWorkflowService,
-  type WorkflowService,
-} from '../modules/executions/testing/workflow-service.js';
-import {
-  processDatabase,
-  seedSurveyWorkflow,
-  startServerOn,
-  type ProcessDatabase,
+  onPostgres,
+  PROCESS_STARTUP_MS,
+  useSurveyProcesses,
   type ServerProcess,
 } from '../test/server-process.js';
 
@@ -20,29 +15,17 @@ import {
  * notifications connects the two. PGlite admits one process per database, so this runs in the PostgreSQL
  * suite; the in-process variant (multi-instance.test.ts) runs on both databases.
  */
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-const STARTUP_DEADLINE_MS = 120_000;
 
 describe.runIf(onPostgres)('run events across two server processes', () => {
-  let database: ProcessDatabase;
-  let service: WorkflowService;
+  // The workflow service accepts each call (202) and posts nothing: the test posts the results itself.
+  const processes = useSurveyProcesses('events');
+  const { database, service } = processes;
   let servers: ServerProcess[] = [];
-  let workflowId = '';
 
   beforeAll(async () => {
-    database = await processDatabase('events');
-    service = await startWorkflowService();
-    service.handle(() => ({ status: 202, body: { accepted: true } }));
-    workflowId = await seedSurveyWorkflow(database, `${service.url}/hook`);
     const ports = [await freePort(), await freePort()];
-    servers = await Promise.all(ports.map((port) => startServerOn(database, port, STARTUP_DEADLINE_MS)));
-  }, STARTUP_DEADLINE_MS);
-
-  afterAll(async () => {
-    for (const s of servers) s.child.kill('SIGKILL');
-    await service?.close();
-    await database?.remove();
-  });
+    servers = await Promise.all(ports.map((port) => processes.start(port)));
+  }, PROCESS_STARTUP_MS);
 
   it('a stream and a waiting complete call on one instance follow a result posted to the other', async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
@@ -63,7 +46,7 @@ describe.runIf(onPostgres)('run events across two server processes', () => {
     });
     expect(signup.status).toBe(201);
     const cookie = signup.headers.get('set-cookie')!.split(';')[0]!;
-    const started = await post(`${a.url}/api/executions/start`, { workflowId }, cookie);
+    const started = await post(`${a.url}/api/executions/start`, { workflowId: processes.workflowId }, cookie);
     expect(started.status).toBe(201);
     const { executionId: runId } = (await started.json()) as { executionId: string };
 
@@ -108,11 +91,6 @@ describe.runIf(onPostgres)('run events across two server processes', () => {
     });
     expect(resumed.status).toBe(204);
 
-    const opened = await database.open();
-    try {
-      expect(await ledgerMismatches(opened.db)).toEqual([]);
-    } finally {
-      await opened.close();
-    }
+    expect(await database.withDb((db) => ledgerMismatches(db))).toEqual([]);
   }, 60_000);
 });

@@ -1,21 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../db/client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/sql-helpers.js';
 import { tallyRuns } from '../modules/executions/tally.js';
-import {
-  freePort,
-  startWorkflowService,
-  type WorkflowService,
-} from '../modules/executions/testing/workflow-service.js';
+import { freePort } from '../modules/executions/testing/workflow-service.js';
+import { PURCHASES } from '../modules/credits/testing/purchases.js';
 import { ledgerMismatches } from '../test/ledger-check.js';
 import {
+  onPostgres,
   postResultsLater,
-  processDatabase,
+  PROCESS_STARTUP_MS,
   raiseProcessSignupLimit,
-  seedSurveyWorkflow,
-  startServerOn,
-  type ProcessDatabase,
+  useSurveyProcesses,
   type ServerProcess,
 } from '../test/server-process.js';
 
@@ -26,22 +21,18 @@ import {
  * PGlite admits one process per database, so this runs in the PostgreSQL suite; the in-process variant of
  * these races (multi-instance.test.ts) runs on both databases.
  */
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const USERS = 8;
 const STARTS_PER_USER = 12;
-const STARTUP_DEADLINE_MS = 120_000;
-const MONTHLY_STARTER = { type: 'monthly', credits: 20, usdAmount: 8, planName: 'Starter' } as const;
 
 describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
-  let database: ProcessDatabase;
-  let service: WorkflowService;
+  const processes = useSurveyProcesses('two');
+  const { database } = processes;
   let ports: [number, number];
   let servers: ServerProcess[] = [];
-  let workflowId = '';
 
   const origin = (i: number) => `http://127.0.0.1:${ports[i % 2]}`;
   const startBoth = async () => {
-    servers = await Promise.all(ports.map((port) => startServerOn(database, port, STARTUP_DEADLINE_MS)));
+    servers = await Promise.all(ports.map((port) => processes.start(port)));
   };
   const stopBoth = async () => {
     for (const s of servers) s.child.kill('SIGTERM');
@@ -64,37 +55,20 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
       setCookie: res.headers.get('set-cookie'),
     };
   };
-  const withDb = async <T>(fn: (db: Database['db']) => Promise<T>): Promise<T> => {
-    const opened = await database.open();
-    try {
-      return await fn(opened.db);
-    } finally {
-      await opened.close();
-    }
-  };
 
   beforeAll(async () => {
-    database = await processDatabase('two');
     ports = [await freePort(), await freePort()];
-    service = await startWorkflowService();
     // Each result goes back to one of the two instances in turn, not always the one that dispatched the run;
     // every fourth reports a failure.
     let callbacks = 0;
-    postResultsLater(service, {
+    postResultsLater(processes.service, {
       target: () => origin(callbacks++),
       fails: () => callbacks % 4 === 0,
       delayMs: () => 20,
     });
-    workflowId = await seedSurveyWorkflow(database, `${service.url}/hook`);
     await startBoth();
     await raiseProcessSignupLimit(servers[0]!);
-  }, STARTUP_DEADLINE_MS);
-
-  afterAll(async () => {
-    for (const s of servers) s.child.kill('SIGKILL');
-    await service?.close();
-    await database?.remove();
-  });
+  }, PROCESS_STARTUP_MS);
 
   it('gives exact accounting for work split across both, and expires and renews each row once', async () => {
     // Sign-ups alternate between the instances; each account has the 5-credit bonus.
@@ -111,7 +85,7 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
       users.map(async (user) => {
         const answers = await Promise.all(
           Array.from({ length: STARTS_PER_USER }, (_, i) =>
-            post(i, '/api/executions/start', { workflowId }, user.cookie),
+            post(i, '/api/executions/start', { workflowId: processes.workflowId }, user.cookie),
           ),
         );
         expect(answers.map((a) => a.status).sort()).toEqual([
@@ -142,14 +116,16 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
 
     // Each user also buys a monthly plan (on either instance): 20 credits and a 2-credit bonus.
     for (const [i, user] of users.entries()) {
-      expect((await post(i, '/api/credits/purchase', MONTHLY_STARTER, user.cookie)).status).toBe(200);
+      expect((await post(i, '/api/credits/purchase', PURCHASES.starterMonthly, user.cookie)).status).toBe(
+        200,
+      );
     }
 
     // Both stop; the two unfinished runs of each user are made overdue and every plan's next month due (a
     // day back: a period other than the first month's), and both instances come back at the same moment, so
     // both sweepers and both renewal jobs run their first pass together.
     await stopBoth();
-    await withDb(async (db) => {
+    await database.withDb(async (db) => {
       await db.execute(sql`update workflow_executions set expires_at = now() - interval '1 minute'
                              where status in ('pending', 'running')`);
       await db.execute(sql`update subscriptions set next_renewal_date = now() - interval '1 day'`);
@@ -157,7 +133,7 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
     await startBoth();
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const [left] = await withDb((db) =>
+      const [left] = await database.withDb((db) =>
         queryRows<{ open: number; due: number }>(
           db,
           sql`select (select count(*)::int from workflow_executions where status in ('pending', 'running')) as open,
@@ -170,7 +146,7 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
     }
     await stopBoth();
 
-    await withDb(async (db) => {
+    await database.withDb(async (db) => {
       expect(await ledgerMismatches(db)).toEqual([]);
       const runs = await queryRows<{ status: string; refunds: number; charges: number }>(
         db,
@@ -212,7 +188,7 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
       await tallyRuns(db);
       const [counter] = await queryRows<{ count: number }>(
         db,
-        sql`select execution_count as count from user_workflows where id = ${workflowId}`,
+        sql`select execution_count as count from user_workflows where id = ${processes.workflowId}`,
       );
       expect(counter?.count).toBe(USERS * 5);
     });

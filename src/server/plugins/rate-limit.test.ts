@@ -1,22 +1,12 @@
-import { eq } from 'drizzle-orm';
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZWorkflowInput } from '#shared/contract/workflows.js';
 import { buildApp } from '#server/app.js';
 import { Metrics } from '#server/lib/metrics.js';
-import { adminConfig, userProfiles, users, workflowExecutions } from '#server/db/schema.js';
-import { createWorkflow } from '#server/modules/workflows/manage.js';
+import { userProfiles, workflowExecutions } from '#server/db/schema.js';
 import { createAccount } from '#server/modules/auth/service.js';
 import { TestClient, uniqueEmail } from '#server/test/client.js';
-import { TEST_ADMIN, useTestApp, type TestApp } from '#server/test/harness.js';
-import {
-  connectTestRedis,
-  deleteKeysUnder,
-  keysUnder,
-  TEST_REDIS_URL,
-  testRedisPrefix,
-  withRedis,
-} from '#server/test/redis.js';
+import { useTestApp, type TestApp } from '#server/test/harness.js';
+import { keysUnder, TEST_REDIS_URL, useTestRedis, withRedis } from '#server/test/redis.js';
+import { addChatbotWorkflow, testAdminId, withConfig } from '#server/test/test-data.js';
 import type { App } from '#server/types.js';
 
 /**
@@ -24,18 +14,16 @@ import type { App } from '#server/types.js';
  * (sign-up, chat, API key) is counted once across both. Needs Redis, so it runs with the PostgreSQL suite.
  */
 describe.runIf(withRedis)('rate limits shared through Redis by two instances', () => {
-  const prefix = testRedisPrefix('app');
+  const redis = useTestRedis('app');
   const t = useTestApp(
-    { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix },
+    { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: redis.prefix },
     { logger: false, keepSignupLimit: true },
   );
   let other: App;
-  let redis: Redis;
   /** The same caller on instance 0 (t.app) or 1 (other), alternating. */
   const on = (i: number): TestApp => (i % 2 === 0 ? t : { ...t, app: other });
 
   beforeAll(async () => {
-    redis = await connectTestRedis();
     // Its own metrics, as another process would have.
     other = await buildApp({ ...t.deps, metrics: new Metrics() }, { logger: false });
     await other.ready();
@@ -43,10 +31,6 @@ describe.runIf(withRedis)('rate limits shared through Redis by two instances', (
   });
   afterAll(async () => {
     await other?.close();
-    if (redis) {
-      await deleteKeysUnder(redis, prefix);
-      redis.disconnect();
-    }
   });
 
   it('lets one address make signups_per_ip_per_hour accounts in all, wherever each sign-up lands', async () => {
@@ -67,7 +51,7 @@ describe.runIf(withRedis)('rate limits shared through Redis by two instances', (
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429, 429]);
     const made = await t.database.db.select({ email: userProfiles.email }).from(userProfiles);
     expect(made.filter((p) => emails.includes(p.email))).toHaveLength(5);
-    expect(await keysUnder(redis, `${prefix}rate:signup:`)).toHaveLength(1);
+    expect(await keysUnder(redis.client, `${redis.prefix}rate:signup:`)).toHaveLength(1);
   });
 
   it('counts chat calls per user across both instances', async () => {
@@ -90,11 +74,7 @@ describe.runIf(withRedis)('rate limits shared through Redis by two instances', (
   });
 
   it('counts API-key requests per key across both instances, and says what is left', async () => {
-    await t.database.db
-      .update(adminConfig)
-      .set({ value: 4 })
-      .where(eq(adminConfig.key, 'api_requests_per_minute'));
-    try {
+    await withConfig(t, 'api_requests_per_minute', 4, async () => {
       const user = await signedInUser(t);
       const created = await user.client.post('/api/account/api-keys', { name: 'both' });
       expect(created.statusCode).toBe(201);
@@ -112,12 +92,7 @@ describe.runIf(withRedis)('rate limits shared through Redis by two instances', (
       expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 429, 429]);
       expect(answers.map((a) => a.headers['x-ratelimit-remaining'])).toEqual(['3', '2', '1', '0', '0', '0']);
       expect(Number(answers[4]?.headers['retry-after'])).toBeGreaterThan(0);
-    } finally {
-      await t.database.db
-        .update(adminConfig)
-        .set({ value: 120 })
-        .where(eq(adminConfig.key, 'api_requests_per_minute'));
-    }
+    });
   });
 });
 
@@ -132,22 +107,6 @@ async function signedInUser(t: TestApp): Promise<{ id: string; client: TestClien
 }
 
 async function chatWorkflow(t: TestApp): Promise<string> {
-  const [admin] = await t.database.db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.email, TEST_ADMIN.email));
-  const workflow = await createWorkflow(
-    t.database.db,
-    ZWorkflowInput.parse({
-      userId: admin!.id,
-      name: { es: 'Charla', en: 'Chat' },
-      category: { es: 'Otros', en: 'Other' },
-      webhookUrl: 'http://127.0.0.1:9/hook',
-      isPublic: true,
-      interactionType: 'chatbot',
-      welcomeMessage: { es: 'Hola', en: 'Hello' },
-      aiPrompt: 'Ask one question: what do you need?',
-    }),
-  );
+  const workflow = await addChatbotWorkflow(t.database.db, await testAdminId(t));
   return workflow.id;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 
 /**
  * The Redis the production-like (PostgreSQL) test run uses: the local one unless TEST_REDIS_URL names another.
@@ -50,4 +51,28 @@ export async function keysUnder(client: Redis, prefix: string): Promise<string[]
 export async function deleteKeysUnder(client: Redis, prefix: string): Promise<void> {
   const keys = await keysUnder(client, prefix);
   if (keys.length > 0) await client.del(...keys);
+}
+
+export interface TestRedis {
+  /** The file's key prefix (`testRedisPrefix`): what it configures its limiters with. */
+  prefix: string;
+  /** The file's own client (`connectTestRedis`), there once the tests run. */
+  client: Redis;
+}
+
+/**
+ * Redis for a test file: connected before its tests, and after them every key under the file's prefix is
+ * deleted and the client disconnects.
+ */
+export function useTestRedis(label: string): TestRedis {
+  const redis = { prefix: testRedisPrefix(label) } as TestRedis;
+  beforeAll(async () => {
+    redis.client = await connectTestRedis();
+  });
+  afterAll(async () => {
+    if (!redis.client) return;
+    await deleteKeysUnder(redis.client, redis.prefix);
+    redis.client.disconnect();
+  });
+  return redis;
 }

@@ -4,15 +4,30 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { inject } from 'vitest';
-import { openDatabase, type Database } from '../db/client.js';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { openDatabase, type Database, type Db } from '../db/client.js';
 import { createAccount } from '../modules/auth/service.js';
-import type { WorkflowService } from '../modules/executions/testing/workflow-service.js';
+import {
+  startWorkflowService,
+  type WorkflowService,
+} from '../modules/executions/testing/workflow-service.js';
 import { restorePglite } from '../ops/backup.js';
 import { fetchApi, raiseSignupLimit } from './signup-limit.js';
 import { ident, postgresTarget, withAdminClient } from './template.js';
 import { Metrics } from '../lib/metrics.js';
 import { addSurveyWorkflow } from './test-data.js';
+
+/**
+ * Two server processes on one database need PostgreSQL (PGlite admits one process per database), so the tests
+ * that run them belong to the PostgreSQL suite.
+ */
+export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+/**
+ * How long a process test's set-up may take: a server started under tsx on a busy 2-core machine can take a
+ * minute to answer.
+ */
+export const PROCESS_STARTUP_MS = 120_000;
 
 /**
  * A database of its own for a test that runs the real server as a child process: a PostgreSQL database cloned
@@ -25,7 +40,21 @@ export interface ProcessDatabase {
   env: Record<string, string>;
   /** Opens the same database in the test process (PGlite: only while no server holds it). */
   open(): Promise<Database>;
+  /** Runs `fn` on the database opened for it, and closes it again (PGlite: only while no server holds it). */
+  withDb<T>(fn: (db: Db, database: Database) => Promise<T>): Promise<T>;
   remove(): Promise<void>;
+}
+
+/** Runs `fn` on a connection `open` gives, closed however `fn` ends. */
+function withOpened(open: () => Promise<Database>) {
+  return async <T>(fn: (db: Db, database: Database) => Promise<T>): Promise<T> => {
+    const opened = await open();
+    try {
+      return await fn(opened.db, opened);
+    } finally {
+      await opened.close();
+    }
+  };
 }
 
 export async function processDatabase(label: string): Promise<ProcessDatabase> {
@@ -37,11 +66,13 @@ export async function processDatabase(label: string): Promise<ProcessDatabase> {
     const name = `${base}_${label}_${randomBytes(4).toString('hex')}`;
     await withAdminClient(adminUrl, (c) => c.query(`CREATE DATABASE ${ident(name)} TEMPLATE ${ident(tpl)}`));
     const databaseUrl = urlFor(name);
+    const open = () => openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 4 });
     return {
       kind: 'postgres',
       // A real database means a real deployment to the server, which then wants the payment provider named.
       env: { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PAYMENT_PROVIDER: 'demo' },
-      open: () => openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 4 }),
+      open,
+      withDb: withOpened(open),
       remove: async () => {
         await withAdminClient(adminUrl, (c) =>
           c.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`),
@@ -52,12 +83,26 @@ export async function processDatabase(label: string): Promise<ProcessDatabase> {
   }
   const template = inject('pgliteTemplateFile');
   if (template) await restorePglite(template, join(dataDir, 'pglite'));
+  const open = () => openDatabase({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });
   return {
     kind: 'pglite',
     env: { DATABASE_URL: '', DATA_DIR: dataDir },
-    open: () => openDatabase({ kind: 'pglite', dataDir: join(dataDir, 'pglite') }),
+    open,
+    withDb: withOpened(open),
     remove: async () => rmSync(dataDir, { recursive: true, force: true }),
   };
+}
+
+/** The file's own database (`processDatabase`), made before its tests and removed after them; filled in then. */
+export function useProcessDatabase(label: string, timeoutMs: number = PROCESS_STARTUP_MS): ProcessDatabase {
+  const holder = {} as ProcessDatabase;
+  beforeAll(async () => {
+    Object.assign(holder, await processDatabase(label));
+  }, timeoutMs);
+  afterAll(async () => {
+    await holder.remove?.();
+  });
+  return holder;
 }
 
 export interface ServerProcess {
@@ -75,7 +120,7 @@ export interface ServerProcess {
 export async function startServerProcess(options: {
   port: number;
   env: Record<string, string>;
-  deadlineMs: number;
+  deadlineMs?: number;
 }): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${options.port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
@@ -95,7 +140,7 @@ export async function startServerProcess(options: {
     stderr += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + options.deadlineMs;
+  const deadline = Date.now() + (options.deadlineMs ?? PROCESS_STARTUP_MS);
   for (;;) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
@@ -115,16 +160,8 @@ export async function startServerProcess(options: {
  * Starts the server on a process test's database with webhooks to loopback allowed: the test's workflow
  * service listens there.
  */
-export function startServerOn(
-  database: ProcessDatabase,
-  port: number,
-  deadlineMs: number,
-): Promise<ServerProcess> {
-  return startServerProcess({
-    port,
-    env: { ...database.env, ALLOW_PRIVATE_WEBHOOKS: 'true' },
-    deadlineMs,
-  });
+export function startServerOn(database: ProcessDatabase, port: number): Promise<ServerProcess> {
+  return startServerProcess({ port, env: { ...database.env, ALLOW_PRIVATE_WEBHOOKS: 'true' } });
 }
 
 /** The admin seedSurveyWorkflow makes (it owns the workflow). */
@@ -139,18 +176,60 @@ export async function raiseProcessSignupLimit(server: ServerProcess): Promise<vo
  * The workflow a process test runs: a one-question survey costing one credit, owned by an admin made for it,
  * calling `webhookUrl`. Written straight to the database, before a server holds it.
  */
-export async function seedSurveyWorkflow(database: ProcessDatabase, webhookUrl: string): Promise<string> {
-  const opened = await database.open();
-  try {
+export function seedSurveyWorkflow(database: ProcessDatabase, webhookUrl: string): Promise<string> {
+  return database.withDb(async (db) => {
     const owner = await createAccount(
-      { db: opened.db, metrics: new Metrics() },
+      { db, metrics: new Metrics() },
       { ...PROCESS_ADMIN, fullName: 'Owner', isAdmin: true },
     );
-    const workflow = await addSurveyWorkflow(opened.db, owner.id, { webhookUrl });
+    const workflow = await addSurveyWorkflow(db, owner.id, { webhookUrl });
     return workflow.id;
-  } finally {
-    await opened.close();
-  }
+  });
+}
+
+/**
+ * What a process test that runs workflows works with: its database, a workflow service on loopback, the survey
+ * workflow that calls it (`seedSurveyWorkflow`), and the servers it started.
+ */
+export interface SurveyProcesses {
+  database: ProcessDatabase;
+  service: WorkflowService;
+  workflowId: string;
+  /** Starts a server on the database (`startServerOn`); one still running after the tests is killed. */
+  start(port: number): Promise<ServerProcess>;
+}
+
+/**
+ * The file's `SurveyProcesses`, set up before its tests (filled in then); after them every server still running
+ * is killed and the service and database go.
+ */
+export function useSurveyProcesses(label: string): SurveyProcesses {
+  const running = new Set<ServerProcess>();
+  // Filled in before the tests, so the file may hold on to `database` and `service` from the start.
+  const world: SurveyProcesses = {
+    database: {} as ProcessDatabase,
+    service: {} as WorkflowService,
+    workflowId: '',
+    start: async (port) => {
+      const server = await startServerOn(world.database, port);
+      running.add(server);
+      void server.exited.then(() => running.delete(server));
+      return server;
+    },
+  };
+  beforeAll(async () => {
+    Object.assign(world.database, await processDatabase(label));
+    Object.assign(world.service, await startWorkflowService());
+    world.workflowId = await seedSurveyWorkflow(world.database, `${world.service.url}/hook`);
+  }, PROCESS_STARTUP_MS);
+  afterAll(async () => {
+    const left = [...running];
+    for (const server of left) server.child.kill('SIGKILL');
+    await Promise.all(left.map((server) => server.exited));
+    await world.service.close?.();
+    await world.database.remove?.();
+  });
+  return world;
 }
 
 /**

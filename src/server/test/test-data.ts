@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll } from 'vitest';
 import { ZWorkflowInput, type TWorkflowInput } from '#shared/contract/workflows.js';
 import type { Db } from '#server/db/client.js';
-import { userProfiles } from '#server/db/schema.js';
+import { adminConfig, userProfiles } from '#server/db/schema.js';
 import { createWorkflow, type WorkflowRow } from '#server/modules/workflows/manage.js';
 import { TestClient } from './client.js';
 import { TEST_ADMIN, useTestApp, type TestApp } from './harness.js';
@@ -42,6 +42,62 @@ export function addSurveyWorkflow(
   overrides: Partial<TWorkflowInput> = {},
 ): Promise<WorkflowRow> {
   return createWorkflow(db, ZWorkflowInput.parse(surveyWorkflowInput(userId, overrides)));
+}
+
+/**
+ * A public chatbot workflow (a welcome message and a prompt, no questions), one credit a run, owned by
+ * `userId`, as the admin API would take it; `overrides` win.
+ */
+export function chatbotWorkflowInput(
+  userId: string,
+  overrides: Partial<TWorkflowInput> = {},
+): TWorkflowInput {
+  return {
+    userId,
+    name: { es: 'Redactor de correos', en: 'E-mail writer' },
+    description: { es: 'Escribe correos comerciales', en: 'Writes sales e-mails' },
+    category: { es: 'Ventas', en: 'Sales' },
+    webhookUrl: 'https://hooks.example.com/flows/writer',
+    isPublic: true,
+    isActive: true,
+    creditsPerExecution: 1,
+    interactionType: 'chatbot',
+    welcomeMessage: { es: '¡Hola! ¿Qué correo necesitas?', en: 'Hi! Which e-mail do you need?' },
+    aiPrompt: 'Ask for the recipient and the goal of the e-mail.',
+    surveyQuestions: [],
+    ...overrides,
+  };
+}
+
+/** Creates the workflow `chatbotWorkflowInput` describes (checked by the contract, as the admin API does). */
+export function addChatbotWorkflow(
+  db: Db,
+  userId: string,
+  overrides: Partial<TWorkflowInput> = {},
+): Promise<WorkflowRow> {
+  return createWorkflow(db, ZWorkflowInput.parse(chatbotWorkflowInput(userId, overrides)));
+}
+
+/**
+ * Runs `fn` with the admin config entry `key` set to `value` (the app reads it live), and puts the value it had
+ * back however `fn` ends, so the file's other tests see the entry as they found it.
+ */
+export async function withConfig<T>(
+  t: Pick<TestApp, 'database'>,
+  key: string,
+  value: unknown,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const db = t.database.db;
+  const entry = eq(adminConfig.key, key);
+  const [before] = await db.select({ value: adminConfig.value }).from(adminConfig).where(entry);
+  if (!before) throw new Error(`no admin config entry ${key}`);
+  await db.update(adminConfig).set({ value }).where(entry);
+  try {
+    return await fn();
+  } finally {
+    await db.update(adminConfig).set({ value: before.value }).where(entry);
+  }
 }
 
 export interface AdminApp {

@@ -13,8 +13,7 @@ import { creditTransactions, userProfiles, userWorkflows, workflowExecutions } f
 import { signInAdmin, signUpUser, type TestClient } from '#server/test/client.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
 import { ledgerMismatches } from '#server/test/ledger-check.js';
-import { chatbotInput } from './testing/test-data.js';
-import { testAdminId } from '#server/test/test-data.js';
+import { chatbotWorkflowInput, testAdminId } from '#server/test/test-data.js';
 
 let t: TestApp;
 let admin: TestClient;
@@ -42,8 +41,8 @@ beforeAll(async () => {
   for (const key of Object.keys(people) as Array<keyof typeof people>) {
     ids[key] = (await signUpUser(t, people[key])).id;
   }
-  const create = async (overrides: Parameters<typeof chatbotInput>[1]) => {
-    const res = await admin.post('/api/admin/workflows', chatbotInput(adminId, overrides));
+  const create = async (overrides: Parameters<typeof chatbotWorkflowInput>[1]) => {
+    const res = await admin.post('/api/admin/workflows', chatbotWorkflowInput(adminId, overrides));
     if (res.statusCode !== 201) throw new Error(res.body);
     return res.json() as TAdminWorkflowDetail;
   };

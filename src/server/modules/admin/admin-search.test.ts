@@ -7,8 +7,7 @@ import type {
 } from '#shared/contract/admin.js';
 import { signInAdmin, signUpUser, type TestClient } from '#server/test/client.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
-import { chatbotInput } from './testing/test-data.js';
-import { testAdminId } from '#server/test/test-data.js';
+import { chatbotWorkflowInput, testAdminId } from '#server/test/test-data.js';
 
 let t: TestApp;
 let admin: TestClient;
@@ -25,7 +24,7 @@ beforeAll(async () => {
   ids.other = (await signUpUser(t, { email: 'sam@other.test', fullName: 'Sam Smith' })).id;
   const res = await admin.post(
     '/api/admin/workflows',
-    chatbotInput(await testAdminId(t), { name: { es: 'Calificación de leads', en: 'Lead scoring' } }),
+    chatbotWorkflowInput(await testAdminId(t), { name: { es: 'Calificación de leads', en: 'Lead scoring' } }),
   );
   workflowId = (res.json() as { id: string }).id;
   await admin.patch(`/api/admin/users/${ids.nunez}`, { accountStatus: 'suspended' });

@@ -11,8 +11,8 @@ import {
 import { signUpUser, type TestClient } from '#server/test/client.js';
 import { TEST_ADMIN } from '#server/test/harness.js';
 import { headerTokenFor } from '../workflows/secrets.js';
-import { auditRowsFor, chatbotInput } from './testing/test-data.js';
-import { useAdminApp } from '#server/test/test-data.js';
+import { auditRowsFor } from './testing/test-data.js';
+import { chatbotWorkflowInput, useAdminApp } from '#server/test/test-data.js';
 
 const { t, admin, adminId } = useAdminApp();
 
@@ -24,8 +24,10 @@ const count = async (table: typeof userWorkflows | typeof adminAuditLogs) =>
       .from(table)
   )[0]?.n ?? 0;
 
-async function create(overrides: Parameters<typeof chatbotInput>[1] = {}): Promise<TAdminWorkflowDetail> {
-  const res = await admin.post('/api/admin/workflows', chatbotInput(adminId(), overrides));
+async function create(
+  overrides: Parameters<typeof chatbotWorkflowInput>[1] = {},
+): Promise<TAdminWorkflowDetail> {
+  const res = await admin.post('/api/admin/workflows', chatbotWorkflowInput(adminId(), overrides));
   expect(res.statusCode).toBe(201);
   return res.json();
 }
@@ -37,7 +39,7 @@ describe('creating a workflow', () => {
   it('stores every field of the form, answers the full workflow and audits it without the secret', async () => {
     const res = await admin.post(
       '/api/admin/workflows',
-      chatbotInput(adminId(), { creditsPerExecution: 3, isPublic: false }),
+      chatbotWorkflowInput(adminId(), { creditsPerExecution: 3, isPublic: false }),
     );
     expect(res.statusCode).toBe(201);
     const body = res.json() as TAdminWorkflowDetail;
@@ -90,7 +92,7 @@ describe('creating a workflow', () => {
     ['a survey without questions', { interactionType: 'survey' as const, surveyQuestions: [] }],
   ])('refuses %s with 400 and writes nothing', async (_label, overrides) => {
     const [workflows, audits] = [await count(userWorkflows), await count(adminAuditLogs)];
-    const res = await admin.post('/api/admin/workflows', chatbotInput(adminId(), overrides));
+    const res = await admin.post('/api/admin/workflows', chatbotWorkflowInput(adminId(), overrides));
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.any(String) });
     expect([await count(userWorkflows), await count(adminAuditLogs)]).toEqual([workflows, audits]);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TAdminWorkflowDetail } from '#shared/contract/admin.js';
-import { chatbotInput } from './testing/test-data.js';
-import { useAdminApp } from '#server/test/test-data.js';
+import { chatbotWorkflowInput, useAdminApp } from '#server/test/test-data.js';
 
 const { admin, adminId } = useAdminApp();
 
@@ -15,7 +14,7 @@ describe('survey questions sent with plain-string text', () => {
   it('are accepted on create and stored with the same text in both languages', async () => {
     const res = await admin.post(
       '/api/admin/workflows',
-      chatbotInput(adminId(), {
+      chatbotWorkflowInput(adminId(), {
         ...survey,
         surveyQuestions: [
           { id: 'q1', question: 'Company name?', type: 'text', options: [] },
@@ -37,7 +36,7 @@ describe('survey questions sent with plain-string text', () => {
     const created = (
       await admin.post(
         '/api/admin/workflows',
-        chatbotInput(adminId(), {
+        chatbotWorkflowInput(adminId(), {
           ...survey,
           surveyQuestions: [{ id: 'q1', question: { es: 'Nombre', en: 'Name' }, type: 'text', options: [] }],
         }),

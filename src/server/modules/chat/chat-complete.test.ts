@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { splitCompletionMarker } from '#shared/contract/chat.js';
 import {
-  addWorkflow,
+  addChatWorkflow,
+  answerCall,
   completeAsync,
-  postResult,
   runRow,
   signUpUser,
   startRun,
@@ -18,12 +18,7 @@ const WELCOME = 'Hi! What are we celebrating?';
 
 describe('completing a chat run', () => {
   it("sends the webhook the server's transcript as { question, answer } pairs, not the client's", async () => {
-    const workflow = await addWorkflow(w, {
-      interactionType: 'chatbot',
-      welcomeMessage: { es: '¡Hola! ¿Qué celebramos?', en: WELCOME },
-      aiPrompt: 'Plan a party. Ask: Whose birthday is it? How many guests are coming?',
-      surveyQuestions: [],
-    });
+    const workflow = await addChatWorkflow(w);
     const user = await signUpUser(w.t);
     const runId = await startRun(user.client, workflow.id);
 
@@ -50,10 +45,7 @@ describe('completing a chat run', () => {
     ]);
     expect((await runRow(w, runId)).inputData).toEqual(call.body.responses);
 
-    const result = await postResult(w, {
-      execution_id: runId,
-      secret_token: call.body.secret_token,
-      status: 'completed',
+    const result = await answerCall(w, call, {
       output_data: { message: 'Party planned' },
     });
     expect(result.status).toBe(200);
@@ -61,22 +53,14 @@ describe('completing a chat run', () => {
   });
 
   it('sends no responses for a chat run completed before anything was said', async () => {
-    const workflow = await addWorkflow(w, {
-      interactionType: 'chatbot',
-      welcomeMessage: { es: 'Hola', en: 'Hi' },
-      aiPrompt: 'Ask for the name',
-      surveyQuestions: [],
-    });
+    const workflow = await addChatWorkflow(w);
     const user = await signUpUser(w.t);
     const runId = await startRun(user.client, workflow.id);
     const { call, completion } = await completeAsync(w, user.client, runId, {
       responses: [{ question: 'Name?', answer: 'Made up' }],
     });
     expect(call.body.responses).toEqual([]);
-    await postResult(w, {
-      execution_id: runId,
-      secret_token: call.body.secret_token,
-      status: 'completed',
+    await answerCall(w, call, {
       output_data: { message: 'done' },
     });
     expect((await completion).statusCode).toBe(200);

@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ZWorkflowInput } from '#shared/contract/workflows.js';
-import { users, workflowExecutions } from '#server/db/schema.js';
+import { workflowExecutions } from '#server/db/schema.js';
 import { startTestLlmServer, type TestLlmServer } from '#server/providers/llm/test-llm-server.js';
-import { buildTestApp, TEST_ADMIN, type TestApp } from '#server/test/harness.js';
-import { createWorkflow } from '../workflows/manage.js';
+import { buildTestApp, type TestApp } from '#server/test/harness.js';
+import { addChatbotWorkflow, testAdminId } from '#server/test/test-data.js';
 import {
-  addWorkflow,
+  addChatWorkflow,
   signUpUser,
   startRun,
   startRunsWorld,
@@ -101,12 +100,7 @@ async function runState(runId: string) {
 }
 
 async function chatRun() {
-  const workflow = await addWorkflow(w, {
-    interactionType: 'chatbot',
-    welcomeMessage: { es: '¡Hola! ¿Qué celebramos?', en: 'Hi! What are we celebrating?' },
-    aiPrompt: 'Plan a party. Ask: Whose birthday is it? How many guests are coming?',
-    surveyQuestions: [],
-  });
+  const workflow = await addChatWorkflow(w);
   const user = await signUpUser(w.t);
   const runId = await startRun(user.client, workflow.id);
   const say = (content: string) => ({
@@ -124,13 +118,7 @@ const deltas = (events: ServerEvent[]) =>
 describe('POST /api/chat streamed (Accept: text/event-stream)', () => {
   it('sends the first words before the model has finished, then the whole reply, and keeps the exchange', async () => {
     const { user, runId, say } = await chatRun();
-    let release!: () => void;
-    llm.reply({
-      kind: 'stream',
-      pieces: ['Lovely! ', 'Whose birthday ', 'is it?'],
-      holdAfter: 1,
-      release: new Promise<void>((resolve) => (release = resolve)),
-    });
+    const release = llm.replyHeld(['Lovely! ', 'Whose birthday ', 'is it?']);
     const res = await chatOverHttp(user.client, say('A birthday'));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
@@ -198,13 +186,7 @@ describe('POST /api/chat streamed (Accept: text/event-stream)', () => {
 
   it('stops the model call when the reader goes away, and keeps nothing of the reply', async () => {
     const { user, runId, say } = await chatRun();
-    let release!: () => void;
-    llm.reply({
-      kind: 'stream',
-      pieces: ['First words, ', 'never sent'],
-      holdAfter: 1,
-      release: new Promise<void>((resolve) => (release = resolve)),
-    });
+    const release = llm.replyHeld(['First words, ', 'never sent']);
     const reader = new AbortController();
     const abandoned = llm.nextAbandon();
     const events = eventReader(await chatOverHttp(user.client, say('A birthday'), { signal: reader.signal }));
@@ -273,23 +255,8 @@ describe('the scripted assistant streamed', () => {
 });
 
 async function createScriptedChat(): Promise<string> {
-  const [admin] = await scripted.database.db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.email, TEST_ADMIN.email));
-  const row = await createWorkflow(
-    scripted.database.db,
-    ZWorkflowInput.parse({
-      userId: admin?.id,
-      name: { es: 'Fiesta', en: 'Party' },
-      category: { es: 'Otros', en: 'Other' },
-      webhookUrl: 'http://127.0.0.1:9/hook',
-      isPublic: true,
-      interactionType: 'chatbot',
-      welcomeMessage: { es: 'Hola', en: 'Hi' },
-      aiPrompt: 'Ask: ¿De quién es el cumpleaños? ¿Cuántos invitados vendrán?',
-      surveyQuestions: [],
-    }),
-  );
+  const row = await addChatbotWorkflow(scripted.database.db, await testAdminId(scripted), {
+    aiPrompt: 'Ask: ¿De quién es el cumpleaños? ¿Cuántos invitados vendrán?',
+  });
   return row.id;
 }

@@ -1,44 +1,28 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { splitCompletionMarker } from '#shared/contract/chat.js';
-import { ZWorkflowInput } from '#shared/contract/workflows.js';
-import { adminConfig, users, workflowExecutions } from '#server/db/schema.js';
+import { workflowExecutions } from '#server/db/schema.js';
 import { signUpUser, TestClient } from '#server/test/client.js';
-import { TEST_ADMIN, type TestApp } from '#server/test/harness.js';
-import { createWorkflow, type WorkflowRow } from '../workflows/manage.js';
+import type { TestApp } from '#server/test/harness.js';
+import { addChatbotWorkflow, testAdminId, withConfig } from '#server/test/test-data.js';
+import type { WorkflowRow } from '../workflows/manage.js';
 import { useLlmApps } from './testing/llm-apps.js';
 
 const AI_PROMPT = 'Plan a birthday party. Ask: Whose birthday is it? How many guests are coming?';
 
 const { llm, withLlm, scripted } = useLlmApps();
 
-async function adminId(t: TestApp): Promise<string> {
-  const [row] = await t.database.db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.email, TEST_ADMIN.email));
-  if (!row) throw new Error('no admin');
-  return row.id;
-}
-
 async function newWorkflow(
   t: TestApp,
   interactionType: 'chatbot' | 'survey' = 'chatbot',
 ): Promise<WorkflowRow> {
-  return createWorkflow(
-    t.database.db,
-    ZWorkflowInput.parse({
-      userId: await adminId(t),
-      name: { es: 'Fiesta', en: 'Party planner' },
-      category: { es: 'Otros', en: 'Other' },
-      webhookUrl: 'http://127.0.0.1:9/hook',
-      isPublic: true,
-      interactionType,
-      welcomeMessage: { es: 'Hola, ¿qué celebramos?', en: 'Hi, what are we celebrating?' },
-      aiPrompt: AI_PROMPT,
-      surveyQuestions: [{ id: 'q1', question: { es: '¿Nombre?', en: 'Name?' }, type: 'text', options: [] }],
-    }),
-  );
+  return addChatbotWorkflow(t.database.db, await testAdminId(t), {
+    webhookUrl: 'http://127.0.0.1:9/hook',
+    interactionType,
+    welcomeMessage: { es: 'Hola, ¿qué celebramos?', en: 'Hi, what are we celebrating?' },
+    aiPrompt: AI_PROMPT,
+    surveyQuestions: [{ id: 'q1', question: { es: '¿Nombre?', en: 'Name?' }, type: 'text', options: [] }],
+  });
 }
 
 /**
@@ -73,10 +57,6 @@ async function transcriptOf(t: TestApp, executionId: string): Promise<unknown> {
     .from(workflowExecutions)
     .where(eq(workflowExecutions.id, executionId));
   return row?.stored;
-}
-
-async function setConfig(t: TestApp, key: string, value: number): Promise<void> {
-  await t.database.db.update(adminConfig).set({ value }).where(eq(adminConfig.key, key));
 }
 
 const say = (content: string) => [{ role: 'user' as const, content }];
@@ -244,15 +224,12 @@ describe('POST /api/chat with an LLM', () => {
     expect(await chatCount(withLlm, executionId)).toBe(1);
 
     // The limit is live configuration.
-    await setConfig(withLlm, 'chat_max_message_chars', 100);
-    try {
+    await withConfig(withLlm, 'chat_max_message_chars', 100, async () => {
       const refused = await post('y'.repeat(101));
       expect(refused.statusCode).toBe(400);
       expect(refused.json()).toMatchObject({ details: { limit: 100 } });
       expect((await post('y'.repeat(100))).statusCode).toBe(200);
-    } finally {
-      await setConfig(withLlm, 'chat_max_message_chars', 2000);
-    }
+    });
     expect(llm.received).toHaveLength(2);
     expect(await chatCount(withLlm, executionId)).toBe(2);
   });
@@ -355,21 +332,9 @@ describe('POST /api/chat with an LLM', () => {
   });
 
   it('stops at chat_max_messages user messages per run', async () => {
-    await withLlm.database.db
-      .update(adminConfig)
-      .set({ value: 2 })
-      .where(eq(adminConfig.key, 'chat_max_messages'));
-    try {
-      const workflow = await newWorkflow(withLlm);
-      const user = await signUpUser(withLlm);
-      const executionId = await pendingRun(withLlm, user.id, workflow.id);
-      const post = () =>
-        user.client.post('/api/chat', {
-          workflowId: workflow.id,
-          executionId,
-          messages: say('more'),
-          language: 'en',
-        });
+    await withConfig(withLlm, 'chat_max_messages', 2, async () => {
+      const { executionId, post: send } = await chatSession(withLlm);
+      const post = () => send('more');
       const first = await post();
       expect(first.json()).toEqual({ content: 'echo: more', remaining: 1 });
       // The last allowed message is told to wrap up, and its reply ends the conversation even when the model
@@ -384,33 +349,13 @@ describe('POST /api/chat with an LLM', () => {
       expect(third.json()).toMatchObject({ code: 'CONFLICT', error: expect.stringContaining('limit of 2') });
       expect(llm.received).toHaveLength(2);
       expect(await chatCount(withLlm, executionId)).toBe(2);
-    } finally {
-      await withLlm.database.db
-        .update(adminConfig)
-        .set({ value: 40 })
-        .where(eq(adminConfig.key, 'chat_max_messages'));
-    }
+    });
   });
 
   it('lets exactly chat_max_messages of many concurrent messages through', async () => {
-    await withLlm.database.db
-      .update(adminConfig)
-      .set({ value: 3 })
-      .where(eq(adminConfig.key, 'chat_max_messages'));
-    try {
-      const workflow = await newWorkflow(withLlm);
-      const user = await signUpUser(withLlm);
-      const executionId = await pendingRun(withLlm, user.id, workflow.id);
-      const results = await Promise.all(
-        Array.from({ length: 10 }, () =>
-          user.client.post('/api/chat', {
-            workflowId: workflow.id,
-            executionId,
-            messages: say('hi'),
-            language: 'en',
-          }),
-        ),
-      );
+    await withConfig(withLlm, 'chat_max_messages', 3, async () => {
+      const { executionId, post } = await chatSession(withLlm);
+      const results = await Promise.all(Array.from({ length: 10 }, () => post('hi')));
       const statuses = results.map((r) => r.statusCode).sort();
       expect(statuses).toEqual([200, 200, 200, 409, 409, 409, 409, 409, 409, 409]);
       expect(await chatCount(withLlm, executionId)).toBe(3);
@@ -431,12 +376,7 @@ describe('POST /api/chat with an LLM', () => {
       expect(exchanges).toHaveLength(3);
       expect(exchanges.filter((x) => JSON.stringify(x) === JSON.stringify(closing))).toHaveLength(1);
       expect(exchanges.filter((x) => JSON.stringify(x) === JSON.stringify(pair))).toHaveLength(2);
-    } finally {
-      await withLlm.database.db
-        .update(adminConfig)
-        .set({ value: 40 })
-        .where(eq(adminConfig.key, 'chat_max_messages'));
-    }
+    });
   });
 
   it("answers 502 BAD_GATEWAY when the LLM fails, leaving the conversation and the user's allowance as they were", async () => {

@@ -6,11 +6,9 @@ import { creditTransactions, idempotencyKeys, subscriptions, userWorkflows } fro
 import { signUpUser, TestClient, type TestClient as Client } from '#server/test/client.js';
 import { applyLedgerEntry } from './ledger.js';
 import { addSurveyWorkflow, testAdminId } from '#server/test/test-data.js';
+import { PURCHASES } from './testing/purchases.js';
 
 const t = useTestApp();
-
-const PRO_PACK = { type: 'unique', credits: 30, usdAmount: 12, planName: 'Pro' } as const;
-const PRO_MONTHLY = { type: 'monthly', credits: 60, usdAmount: 20, planName: 'Pro' } as const;
 
 const balance = async (client: Client) => (await client.get('/api/auth/me')).json().credits as number;
 const history = async (client: Client, query = '') => {
@@ -57,22 +55,15 @@ describe('transaction history', () => {
   it('never shows another user their rows', async () => {
     const a = await signUpUser(t);
     const b = await signUpUser(t);
-    await a.client.post('/api/credits/purchase', PRO_PACK);
+    await a.client.post('/api/credits/purchase', PURCHASES.proPack);
     const { rows } = await history(b.client);
     expect(rows.map((r) => r.transaction_type)).toEqual(['bonus']);
   });
 
   it('filters by type, pages newest first and counts every match in X-Total-Count', async () => {
     const { client, id } = await signUpUser(t);
-    for (const planName of ['Starter', 'Pro', 'Business']) {
-      const plan = { Starter: [10, 5], Pro: [30, 12], Business: [100, 35] }[planName]!;
-      const res = await client.post('/api/credits/purchase', {
-        type: 'unique',
-        credits: plan[0],
-        usdAmount: plan[1],
-        planName,
-      });
-      expect(res.statusCode).toBe(200);
+    for (const pack of [PURCHASES.starterPack, PURCHASES.proPack, PURCHASES.businessPack]) {
+      expect((await client.post('/api/credits/purchase', pack)).statusCode).toBe(200);
     }
     await t.database.db.transaction((tx) =>
       applyLedgerEntry(
@@ -167,7 +158,7 @@ describe('plans', () => {
 describe('purchases (demo provider)', () => {
   it('grants a one-time pack at once with its price and plan name in the history', async () => {
     const { client, id } = await signUpUser(t);
-    const res = await client.post('/api/credits/purchase', PRO_PACK);
+    const res = await client.post('/api/credits/purchase', PURCHASES.proPack);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       status: 'completed',
@@ -193,10 +184,9 @@ describe('purchases (demo provider)', () => {
 
   it('opens a monthly plan: the credits as a purchase, the bonus (rounded down) as a bonus row', async () => {
     const { client } = await signUpUser(t);
+    // Named in lower case: the plan is found all the same, and the answer names it as the catalogue does.
     const res = await client.post('/api/credits/purchase', {
-      type: 'monthly',
-      credits: 20,
-      usdAmount: 8,
+      ...PURCHASES.starterMonthly,
       planName: 'starter',
     });
     expect(res.statusCode).toBe(200);
@@ -233,14 +223,9 @@ describe('purchases (demo provider)', () => {
 
   it('refuses a second monthly plan while one is active (409) and grants nothing', async () => {
     const { client, id } = await signUpUser(t);
-    expect((await client.post('/api/credits/purchase', PRO_MONTHLY)).statusCode).toBe(200);
+    expect((await client.post('/api/credits/purchase', PURCHASES.proMonthly)).statusCode).toBe(200);
     const before = await balance(client);
-    const res = await client.post('/api/credits/purchase', {
-      type: 'monthly',
-      credits: 200,
-      usdAmount: 60,
-      planName: 'Business',
-    });
+    const res = await client.post('/api/credits/purchase', PURCHASES.businessMonthly);
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'CONFLICT' });
     expect(await balance(client)).toBe(before);
@@ -250,15 +235,15 @@ describe('purchases (demo provider)', () => {
   });
 
   it.each([
-    ['more credits than the plan', { ...PRO_PACK, credits: 300 }],
-    ['a lower price than the plan', { ...PRO_PACK, usdAmount: 1.2 }],
-    ['a plan that does not exist', { ...PRO_PACK, planName: 'Platinum' }],
-    ['a monthly price sent as a pack', { ...PRO_MONTHLY, type: 'unique' }],
-    ['an unknown type', { ...PRO_PACK, type: 'lifetime' }],
-    ['negative credits', { ...PRO_PACK, credits: -30 }],
-    ['fractional credits', { ...PRO_PACK, credits: 30.5 }],
+    ['more credits than the plan', { ...PURCHASES.proPack, credits: 300 }],
+    ['a lower price than the plan', { ...PURCHASES.proPack, usdAmount: 1.2 }],
+    ['a plan that does not exist', { ...PURCHASES.proPack, planName: 'Platinum' }],
+    ['a monthly price sent as a pack', { ...PURCHASES.proMonthly, type: 'unique' }],
+    ['an unknown type', { ...PURCHASES.proPack, type: 'lifetime' }],
+    ['negative credits', { ...PURCHASES.proPack, credits: -30 }],
+    ['fractional credits', { ...PURCHASES.proPack, credits: 30.5 }],
     ['a missing plan name', { type: 'unique', credits: 30, usdAmount: 12 }],
-    ['a string price', { ...PRO_PACK, usdAmount: '12' }],
+    ['a string price', { ...PURCHASES.proPack, usdAmount: '12' }],
   ])('refuses %s with 400 and changes nothing', async (_what, body) => {
     const { client, id } = await signUpUser(t);
     const res = await client.post('/api/credits/purchase', body);
@@ -278,9 +263,11 @@ describe('purchases (demo provider)', () => {
   });
 
   it('needs a session and a same-site origin', async () => {
-    expect((await new TestClient(t).post('/api/credits/purchase', PRO_PACK)).statusCode).toBe(401);
+    expect((await new TestClient(t).post('/api/credits/purchase', PURCHASES.proPack)).statusCode).toBe(401);
     const { client } = await signUpUser(t);
-    const res = await client.post('/api/credits/purchase', PRO_PACK, { origin: 'https://evil.example' });
+    const res = await client.post('/api/credits/purchase', PURCHASES.proPack, {
+      origin: 'https://evil.example',
+    });
     expect(res.statusCode).toBe(403);
     expect(await balance(client)).toBe(5);
   });
@@ -290,8 +277,8 @@ describe('Idempotency-Key', () => {
   it('answers a replay with the first answer and grants nothing twice', async () => {
     const { client, id } = await signUpUser(t);
     const headers = { 'idempotency-key': 'purchase-key-0001' };
-    const first = await client.post('/api/credits/purchase', PRO_PACK, headers);
-    const again = await client.post('/api/credits/purchase', PRO_PACK, headers);
+    const first = await client.post('/api/credits/purchase', PURCHASES.proPack, headers);
+    const again = await client.post('/api/credits/purchase', PURCHASES.proPack, headers);
     expect(first.statusCode).toBe(200);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
@@ -302,12 +289,8 @@ describe('Idempotency-Key', () => {
   it('refuses the same key for a different purchase with 409 and grants nothing', async () => {
     const { client } = await signUpUser(t);
     const headers = { 'idempotency-key': 'purchase-key-0002' };
-    await client.post('/api/credits/purchase', PRO_PACK, headers);
-    const res = await client.post(
-      '/api/credits/purchase',
-      { type: 'unique', credits: 10, usdAmount: 5, planName: 'Starter' },
-      headers,
-    );
+    await client.post('/api/credits/purchase', PURCHASES.proPack, headers);
+    const res = await client.post('/api/credits/purchase', PURCHASES.starterPack, headers);
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'CONFLICT' });
     expect(await balance(client)).toBe(35);
@@ -317,7 +300,7 @@ describe('Idempotency-Key', () => {
     const { client, id } = await signUpUser(t);
     const headers = { 'idempotency-key': 'double-click-0003' };
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () => client.post('/api/credits/purchase', PRO_MONTHLY, headers)),
+      Array.from({ length: 6 }, () => client.post('/api/credits/purchase', PURCHASES.proMonthly, headers)),
     );
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(new Set(answers.map((a) => a.body)).size).toBe(1);
@@ -331,12 +314,10 @@ describe('Idempotency-Key', () => {
   it('opens one plan when two monthly purchases with different keys race', async () => {
     const { client, id } = await signUpUser(t);
     const [a, b] = await Promise.all([
-      client.post('/api/credits/purchase', PRO_MONTHLY, { 'idempotency-key': 'race-key-a-0006' }),
-      client.post(
-        '/api/credits/purchase',
-        { type: 'monthly', credits: 20, usdAmount: 8, planName: 'Starter' },
-        { 'idempotency-key': 'race-key-b-0006' },
-      ),
+      client.post('/api/credits/purchase', PURCHASES.proMonthly, { 'idempotency-key': 'race-key-a-0006' }),
+      client.post('/api/credits/purchase', PURCHASES.starterMonthly, {
+        'idempotency-key': 'race-key-b-0006',
+      }),
     ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
     const winner = a.statusCode === 200 ? a.json() : b.json();
@@ -350,8 +331,8 @@ describe('Idempotency-Key', () => {
     const a = await signUpUser(t);
     const b = await signUpUser(t);
     const headers = { 'idempotency-key': 'shared-key-0004' };
-    await a.client.post('/api/credits/purchase', PRO_PACK, headers);
-    const res = await b.client.post('/api/credits/purchase', PRO_PACK, headers);
+    await a.client.post('/api/credits/purchase', PURCHASES.proPack, headers);
+    const res = await b.client.post('/api/credits/purchase', PURCHASES.proPack, headers);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ balance: 35 });
     expect(await balance(b.client)).toBe(35);
@@ -361,19 +342,19 @@ describe('Idempotency-Key', () => {
     const { client, id } = await signUpUser(t);
     const headers = { 'idempotency-key': 'fixable-key-0005' };
     expect(
-      (await client.post('/api/credits/purchase', { ...PRO_PACK, credits: 31 }, headers)).statusCode,
+      (await client.post('/api/credits/purchase', { ...PURCHASES.proPack, credits: 31 }, headers)).statusCode,
     ).toBe(400);
     expect(await t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, id))).toEqual(
       [],
     );
-    expect((await client.post('/api/credits/purchase', PRO_PACK, headers)).statusCode).toBe(200);
+    expect((await client.post('/api/credits/purchase', PURCHASES.proPack, headers)).statusCode).toBe(200);
   });
 
   it.each([['short'], ['has spaces in it'], ['x'.repeat(201)]])(
     'refuses the key "%s" with 400',
     async (key) => {
       const { client } = await signUpUser(t);
-      const res = await client.post('/api/credits/purchase', PRO_PACK, { 'idempotency-key': key });
+      const res = await client.post('/api/credits/purchase', PURCHASES.proPack, { 'idempotency-key': key });
       expect(res.statusCode).toBe(400);
       expect(await balance(client)).toBe(5);
     },

@@ -6,6 +6,7 @@ import { buildTestApp, type TestApp } from '#server/test/harness.js';
 import { ledgerMismatches } from '#server/test/ledger-check.js';
 import type { AppDeps } from '#server/types.js';
 import { nextBillingDate, renewDueSubscriptions } from './subscriptions.js';
+import { PURCHASES } from './testing/purchases.js';
 
 let t: TestApp;
 let deps: AppDeps;
@@ -20,7 +21,6 @@ afterAll(async () => {
 });
 
 const DAY = 86_400_000;
-const PRO_MONTHLY = { type: 'monthly', credits: 60, usdAmount: 20, planName: 'Pro' } as const;
 const PRO_MONTH = 60 + 12;
 
 // The clock moves past the session lifetime here, so balances are read from the database.
@@ -31,7 +31,7 @@ const subscriptionOf = async (userId: string) =>
 
 async function subscriber() {
   const user = await signUpUser(t);
-  const res = await user.client.post('/api/credits/purchase', PRO_MONTHLY);
+  const res = await user.client.post('/api/credits/purchase', PURCHASES.proMonthly);
   expect(res.statusCode).toBe(200);
   return user;
 }
@@ -119,12 +119,7 @@ describe('cancel', () => {
     const again = await client.post('/api/credits/subscription/cancel');
     expect(again.statusCode).toBe(404);
     expect(again.json()).toMatchObject({ code: 'NOT_FOUND' });
-    const next = await client.post('/api/credits/purchase', {
-      type: 'monthly',
-      credits: 200,
-      usdAmount: 60,
-      planName: 'Business',
-    });
+    const next = await client.post('/api/credits/purchase', PURCHASES.businessMonthly);
     expect(next.statusCode).toBe(200);
     expect((await client.get('/api/credits/subscription')).json().subscription).toMatchObject({
       planName: 'Business',

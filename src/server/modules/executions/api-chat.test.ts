@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { TApiChatReply, TApiRunStarted } from '#shared/contract/public-api.js';
-import { adminConfig } from '#server/db/schema.js';
+import { withConfig } from '#server/test/test-data.js';
 import {
+  addChatWorkflow,
   addWorkflow,
   apiRequest,
   balanceOf,
@@ -21,15 +21,6 @@ const w = useRunsWorld({ DEMO_CHAT_WORD_MS: '1' });
 const call = (key: string, url: string, body?: unknown, headers?: Record<string, string>) =>
   apiRequest(w, key, body === undefined ? 'GET' : 'POST', url, body, headers);
 
-async function chatWorkflow() {
-  return addWorkflow(w, {
-    interactionType: 'chatbot',
-    welcomeMessage: { es: '¡Hola! ¿Qué celebramos?', en: 'Hi! What are we celebrating?' },
-    aiPrompt: 'Plan a party. Ask: Whose birthday is it? How many guests are coming?',
-    surveyQuestions: [],
-  });
-}
-
 async function person() {
   const user = await signUpUser(w.t);
   return { ...user, key: await newApiKey(user.client, { name: 'chat' }) };
@@ -37,7 +28,7 @@ async function person() {
 
 describe('chat runs over /api/v1', () => {
   it('starts a conversation (charged like the web), talks it through and submits the run with the transcript', async () => {
-    const workflow = await chatWorkflow();
+    const workflow = await addChatWorkflow(w);
     const { id, key } = await person();
     const started = await call(key, '/api/v1/runs', { workflowId: workflow.id, lang: 'en' });
     expect(started.statusCode).toBe(201);
@@ -83,7 +74,7 @@ describe('chat runs over /api/v1', () => {
   });
 
   it('streams a reply as server-sent events with Accept: text/event-stream', async () => {
-    const workflow = await chatWorkflow();
+    const workflow = await addChatWorkflow(w);
     const { key } = await person();
     const run = (
       await call(key, '/api/v1/runs', { workflowId: workflow.id, lang: 'es' })
@@ -118,7 +109,7 @@ describe('chat runs over /api/v1', () => {
   });
 
   it('refuses with answers, and refuses messages to runs that are not your pending chats, in your language', async () => {
-    const workflow = await chatWorkflow();
+    const workflow = await addChatWorkflow(w);
     const owner = await person();
     const other = await person();
     const withAnswers = await call(owner.key, '/api/v1/runs', { workflowId: workflow.id, answers: { a: 1 } });
@@ -167,12 +158,8 @@ describe('chat runs over /api/v1', () => {
   });
 
   it('stops at the run allowance, as the web chat does', async () => {
-    await w.t.database.db
-      .update(adminConfig)
-      .set({ value: 1 })
-      .where(eq(adminConfig.key, 'chat_max_messages'));
-    try {
-      const workflow = await chatWorkflow();
+    await withConfig(w.t, 'chat_max_messages', 1, async () => {
+      const workflow = await addChatWorkflow(w);
       const { key } = await person();
       const run = (await call(key, '/api/v1/runs', { workflowId: workflow.id })).json<TApiRunStarted>();
       w.service.handle(() => ({ status: 202, body: { accepted: true } }));
@@ -185,16 +172,11 @@ describe('chat runs over /api/v1', () => {
       });
       const more = await call(key, `/api/v1/runs/${run.id}/messages`, { content: 'More' });
       expect(more.statusCode).toBe(409);
-    } finally {
-      await w.t.database.db
-        .update(adminConfig)
-        .set({ value: 40 })
-        .where(eq(adminConfig.key, 'chat_max_messages'));
-    }
+    });
   });
 
   it('replays an Idempotency-Key on a chat start: the same run and welcome, charged once', async () => {
-    const workflow = await chatWorkflow();
+    const workflow = await addChatWorkflow(w);
     const { id, key } = await person();
     const headers = { 'idempotency-key': 'chat-once-1' };
     const a = await call(key, '/api/v1/runs', { workflowId: workflow.id }, headers);

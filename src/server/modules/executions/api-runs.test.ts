@@ -1,24 +1,23 @@
-import { useRunsWorld } from './testing/fixtures.js';
+import { answerCall, useRunsWorld } from './testing/fixtures.js';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { TApiRun, TApiWorkflow } from '#shared/contract/public-api.js';
-import { ZWorkflowInput } from '#shared/contract/workflows.js';
-import { adminConfig, apiKeys, userProfiles, workflowExecutions } from '#server/db/schema.js';
+import { apiKeys, userProfiles, workflowExecutions } from '#server/db/schema.js';
 import { buildTestApp } from '#server/test/harness.js';
+import { addSurveyWorkflow, withConfig } from '#server/test/test-data.js';
 import type { AppDeps } from '#server/types.js';
 import { authenticateApiKey } from '../apikeys/service.js';
-import { createWorkflow } from '../workflows/manage.js';
 import { deliverDueRuns } from './dispatch.js';
 import { startRun } from './start.js';
 import { CSV } from './testing/samples.js';
 import {
+  addChatWorkflow,
   addWorkflow,
   apiRequest,
   balanceOf,
   grantCredits,
   ledgerRowsOfRun,
   newApiKey,
-  postResult,
   runRow,
   signUpUser,
 } from './testing/fixtures.js';
@@ -181,12 +180,7 @@ describe('POST /api/v1/runs', () => {
       expect(res.statusCode, JSON.stringify(answers)).toBe(400);
       expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field }] } });
     }
-    const chat = await addWorkflow(w, {
-      interactionType: 'chatbot',
-      surveyQuestions: [],
-      aiPrompt: 'Ask for a name.',
-      welcomeMessage: { es: 'Hola', en: 'Hi' },
-    });
+    const chat = await addChatWorkflow(w);
     // A chat takes its answers as messages, never as a survey's answers.
     const chatWithAnswers = await call(key, 'POST', '/api/v1/runs', {
       workflowId: chat.id,
@@ -265,16 +259,10 @@ describe('POST /api/v1/runs', () => {
   });
 
   it('limits requests per key from the live setting, with Retry-After', async () => {
-    const setLimit = (value: number) =>
-      w.t.database.db
-        .update(adminConfig)
-        .set({ value })
-        .where(eq(adminConfig.key, 'api_requests_per_minute'));
-    await setLimit(3);
-    const user = await signUpUser(w.t);
-    const key = await newApiKey(user.client);
-    const other = await newApiKey((await signUpUser(w.t)).client);
-    try {
+    await withConfig(w.t, 'api_requests_per_minute', 3, async () => {
+      const user = await signUpUser(w.t);
+      const key = await newApiKey(user.client);
+      const other = await newApiKey((await signUpUser(w.t)).client);
       const statuses: number[] = [];
       for (let i = 0; i < 4; i += 1) statuses.push((await call(key, 'GET', '/api/v1/me')).statusCode);
       expect(statuses).toEqual([200, 200, 200, 429]);
@@ -282,9 +270,7 @@ describe('POST /api/v1/runs', () => {
       expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       expect((await call(other, 'GET', '/api/v1/me')).statusCode).toBe(200);
-    } finally {
-      await setLimit(120);
-    }
+    });
   });
 });
 
@@ -316,10 +302,7 @@ describe('POST /api/v1/runs without wait', () => {
       });
       release();
       await until(async () => (await runRow(w, run.id)).nextDispatchAt === null);
-      const posted = await postResult(w, {
-        execution_id: run.id,
-        secret_token: sent.body.secret_token,
-        status: 'completed',
+      const posted = await answerCall(w, sent, {
         output_data: 'Hola',
       });
       expect(posted.status).toBe(200);
@@ -389,10 +372,7 @@ describe('POST /api/v1/runs without wait', () => {
     const sent = await w.service.callFor(started.executionId);
     expect(sent.body.responses).toEqual([{ question: 'Name?', answer: 'Ana' }]);
     expect(await runRow(w, started.executionId)).toMatchObject({ dispatchAttempts: 2, nextDispatchAt: null });
-    const posted = await postResult(w, {
-      execution_id: started.executionId,
-      secret_token: sent.body.secret_token,
-      status: 'completed',
+    const posted = await answerCall(w, sent, {
       output_data: 'ok',
     });
     expect(posted.status).toBe(200);
@@ -403,21 +383,7 @@ describe('POST /api/v1/runs without wait', () => {
     const service = await startWorkflowService();
     try {
       const [admin] = await t.database.db.select({ id: userProfiles.id }).from(userProfiles).limit(1);
-      const wf = await createWorkflow(
-        t.database.db,
-        ZWorkflowInput.parse({
-          userId: admin!.id,
-          name: { es: 'Lento', en: 'Slow' },
-          description: { es: 'Tarda', en: 'Takes a while' },
-          category: { es: 'Productividad', en: 'Productivity' },
-          webhookUrl: `${service.url}/hook`,
-          isPublic: true,
-          interactionType: 'survey',
-          surveyQuestions: [
-            { id: 'q1', question: { es: '¿Nombre?', en: 'Name?' }, type: 'text', options: [] },
-          ],
-        }),
-      );
+      const wf = await addSurveyWorkflow(t.database.db, admin!.id, { webhookUrl: `${service.url}/hook` });
       service.handle(async () => {
         await new Promise((resolve) => setTimeout(resolve, 300));
         return { status: 202, body: { accepted: true } };

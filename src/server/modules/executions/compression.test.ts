@@ -3,8 +3,8 @@ import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   addWorkflow,
+  answerCall,
   completeAsync,
-  postResult,
   signUpUser,
   startRun,
   useRunsWorld,
@@ -38,10 +38,7 @@ async function finishedRun(file?: { name: string; bytes: Buffer }) {
   const runId = await startRun(user.client, wf.id);
   const { call, completion } = await completeAsync(w, user.client, runId);
   const message = 'Resultado largo del flujo. '.repeat(200);
-  await postResult(w, {
-    execution_id: runId,
-    secret_token: call.body.secret_token,
-    status: 'completed',
+  await answerCall(w, call, {
     output_data: { message },
     ...(file ? { filename: file.name, file_data: file.bytes.toString('base64') } : {}),
   });

@@ -1,10 +1,9 @@
 import { getEventListeners } from 'node:events';
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { errorText } from '#shared/i18n/errors.js';
 import { buildApp } from '#server/app.js';
 import { Metrics } from '#server/lib/metrics.js';
-import { adminConfig } from '#server/db/schema.js';
+import { withConfig } from '#server/test/test-data.js';
 import type { Notifications } from '#server/db/notifications.js';
 import { RunEvents } from './run-events.js';
 import { readEvents } from './testing/event-stream.js';
@@ -83,65 +82,60 @@ describe('run event streams', () => {
   });
 
   it('refuses a stream past max_event_streams_per_user with 429 in the reader’s language, web and API counted together', async () => {
-    const setMax = (value: number) =>
-      w.t.database.db
-        .update(adminConfig)
-        .set({ value })
-        .where(eq(adminConfig.key, 'max_event_streams_per_user'));
-    await setMax(2);
     const open: Array<{ close(): void }> = [];
-    try {
-      const wf = await addWorkflow(w);
-      const user = await signUpUser(w.t);
-      const other = await signUpUser(w.t);
-      // Pending runs: their streams stay open.
-      const [a, b] = [await startRun(user.client, wf.id), await startRun(user.client, wf.id)];
-      const cookie = { cookie: user.client.cookie! };
-      const key = { authorization: `Bearer ${await newApiKey(user.client)}` };
+    await withConfig(w.t, 'max_event_streams_per_user', 2, async () => {
+      try {
+        const wf = await addWorkflow(w);
+        const user = await signUpUser(w.t);
+        const other = await signUpUser(w.t);
+        // Pending runs: their streams stay open.
+        const [a, b] = [await startRun(user.client, wf.id), await startRun(user.client, wf.id)];
+        const cookie = { cookie: user.client.cookie! };
+        const key = { authorization: `Bearer ${await newApiKey(user.client)}` };
 
-      const web = await readEvents(webEvents(a), cookie);
-      open.push(web);
-      expect(web.status).toBe(200);
-      await web.next();
-      const api = await readEvents(apiEvents(b), key);
-      open.push(api);
-      expect(api.status).toBe(200);
-      await api.next();
+        const web = await readEvents(webEvents(a), cookie);
+        open.push(web);
+        expect(web.status).toBe(200);
+        await web.next();
+        const api = await readEvents(apiEvents(b), key);
+        open.push(api);
+        expect(api.status).toBe(200);
+        await api.next();
 
-      const refused = await readEvents(webEvents(b), { ...cookie, 'accept-language': 'es-ES,es;q=0.9' });
-      expect(refused.status).toBe(429);
-      expect(JSON.parse(await refused.text())).toEqual({
-        code: 'RATE_LIMITED',
-        error: errorText('es', 'RATE_LIMITED', 'eventStreams', { max: 2 }),
-      });
-      expect(errorText('es', 'RATE_LIMITED', 'eventStreams', { max: 2 })).toContain('2');
-      const refusedApi = await readEvents(apiEvents(a), key);
-      expect(refusedApi.status).toBe(429);
-      expect(JSON.parse(await refusedApi.text())).toMatchObject({
-        code: 'RATE_LIMITED',
-        error: errorText('en', 'RATE_LIMITED', 'eventStreams', { max: 2 }),
-      });
+        const refused = await readEvents(webEvents(b), { ...cookie, 'accept-language': 'es-ES,es;q=0.9' });
+        expect(refused.status).toBe(429);
+        expect(JSON.parse(await refused.text())).toEqual({
+          code: 'RATE_LIMITED',
+          error: errorText('es', 'RATE_LIMITED', 'eventStreams', { max: 2 }),
+        });
+        expect(errorText('es', 'RATE_LIMITED', 'eventStreams', { max: 2 })).toContain('2');
+        const refusedApi = await readEvents(apiEvents(a), key);
+        expect(refusedApi.status).toBe(429);
+        expect(JSON.parse(await refusedApi.text())).toMatchObject({
+          code: 'RATE_LIMITED',
+          error: errorText('en', 'RATE_LIMITED', 'eventStreams', { max: 2 }),
+        });
 
-      // Someone else is not held back by it.
-      const otherRun = await startRun(other.client, wf.id);
-      const theirs = await readEvents(webEvents(otherRun), { cookie: other.client.cookie! });
-      open.push(theirs);
-      expect(theirs.status).toBe(200);
+        // Someone else is not held back by it.
+        const otherRun = await startRun(other.client, wf.id);
+        const theirs = await readEvents(webEvents(otherRun), { cookie: other.client.cookie! });
+        open.push(theirs);
+        expect(theirs.status).toBe(200);
 
-      // A stream the reader closes gives its place back (once the server has noticed the close).
-      web.close();
-      const deadline = Date.now() + 10_000;
-      let reopened = await readEvents(webEvents(a), cookie);
-      while (reopened.status === 429 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-        reopened = await readEvents(webEvents(a), cookie);
+        // A stream the reader closes gives its place back (once the server has noticed the close).
+        web.close();
+        const deadline = Date.now() + 10_000;
+        let reopened = await readEvents(webEvents(a), cookie);
+        while (reopened.status === 429 && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 50));
+          reopened = await readEvents(webEvents(a), cookie);
+        }
+        open.push(reopened);
+        expect(reopened.status).toBe(200);
+      } finally {
+        for (const stream of open) stream.close();
       }
-      open.push(reopened);
-      expect(reopened.status).toBe(200);
-    } finally {
-      for (const stream of open) stream.close();
-      await setMax(10);
-    }
+    });
   });
 
   it('leaves no listener behind: many streams and waits in a row raise no leak warning', async () => {

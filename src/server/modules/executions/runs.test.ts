@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { ledgerMismatches } from '#server/test/ledger-check.js';
+import { withConfig } from '#server/test/test-data.js';
 import { eq } from 'drizzle-orm';
 import { userProfiles } from '#server/db/schema.js';
 import { AppError } from '#server/lib/errors.js';
@@ -11,6 +12,7 @@ import { startRun as startRunService } from './start.js';
 import { expireOverdueRuns } from './sweeper.js';
 import {
   addWorkflow,
+  answerCall,
   ANSWERS,
   balanceOf,
   completeAsync,
@@ -18,10 +20,10 @@ import {
   ledgerRowsOfRun,
   postResult,
   runRow,
+  type RunsWorld,
   signUpUser,
   startRun,
   useRunsWorld,
-  type RunsWorld,
 } from './testing/fixtures.js';
 
 const w = useRunsWorld();
@@ -240,10 +242,7 @@ describe('completing a run: the webhook call', () => {
     const user = await signUpUser(w.t);
     const runId = await startRun(user.client, wf.id);
     const { call, completion } = await completeAsync(w, user.client, runId);
-    const posted = await postResult(w, {
-      execution_id: runId,
-      secret_token: call.body.secret_token,
-      status: 'completed',
+    const posted = await answerCall(w, call, {
       output_data: { message: 'Listo' },
     });
     expect(posted.status).toBe(200);
@@ -400,22 +399,14 @@ describe('expiry', () => {
   });
 
   it('follows the configured timeout', async () => {
-    const { adminConfig } = await import('#server/db/schema.js');
-    const { eq } = await import('drizzle-orm');
-    await w.t.database.db
-      .update(adminConfig)
-      .set({ value: 2 })
-      .where(eq(adminConfig.key, 'webhook_timeout_minutes'));
-    const wf = await addWorkflow(w);
-    const user = await signUpUser(w.t);
-    const runId = await startRun(user.client, wf.id);
-    w.t.clock.advance(2 * 60_000 + 1);
-    await expireOverdueRuns(depsOf(w));
-    expect((await runRow(w, runId)).status).toBe('expired');
-    await w.t.database.db
-      .update(adminConfig)
-      .set({ value: 15 })
-      .where(eq(adminConfig.key, 'webhook_timeout_minutes'));
+    await withConfig(w.t, 'webhook_timeout_minutes', 2, async () => {
+      const wf = await addWorkflow(w);
+      const user = await signUpUser(w.t);
+      const runId = await startRun(user.client, wf.id);
+      w.t.clock.advance(2 * 60_000 + 1);
+      await expireOverdueRuns(depsOf(w));
+      expect((await runRow(w, runId)).status).toBe('expired');
+    });
     w.t.clock.reset();
   });
 });
@@ -485,9 +476,7 @@ describe('history and events', () => {
     const runId = await startRun(user.client, wf.id);
     const { call, completion } = await completeAsync(w, user.client, runId);
     const stream = user.client.get(`/api/executions/${runId}/events`);
-    const progress = await postResult(w, {
-      execution_id: runId,
-      secret_token: call.body.secret_token,
+    const progress = await answerCall(w, call, {
       status: 'running',
       output_data: { message: 'Paso 1 de 2' },
     });
@@ -496,10 +485,7 @@ describe('history and events', () => {
       status: 'running',
       progressMessage: 'Paso 1 de 2',
     });
-    await postResult(w, {
-      execution_id: runId,
-      secret_token: call.body.secret_token,
-      status: 'completed',
+    await answerCall(w, call, {
       output_data: { message: 'fin' },
     });
     await completion;

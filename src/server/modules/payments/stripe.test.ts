@@ -15,6 +15,7 @@ import { signUpUser, TestClient } from '#server/test/client.js';
 import { buildTestApp, type TestApp } from '#server/test/harness.js';
 import { ledgerMismatches } from '#server/test/ledger-check.js';
 import { renewDueSubscriptions } from '../credits/subscriptions.js';
+import { PURCHASES } from '../credits/testing/purchases.js';
 
 const WEBHOOK_SECRET = 'whsec_test_flujo_payments';
 
@@ -87,9 +88,6 @@ afterAll(async () => {
   await new Promise((resolve) => stripeApi?.close(resolve));
 });
 
-const PRO_PACK = { type: 'unique', credits: 30, usdAmount: 12, planName: 'Pro' } as const;
-const PRO_MONTHLY = { type: 'monthly', credits: 60, usdAmount: 20, planName: 'Pro' } as const;
-
 const creditsOf = async (userId: string) =>
   (await t.database.db.select().from(userProfiles).where(eq(userProfiles.id, userId)))[0]?.credits;
 
@@ -119,6 +117,21 @@ const paidCheckout = (userId: string, planId = 'pro', sessionId = `cs_test_paid_
     metadata: { userId, planId, planType: 'unique' },
   });
 
+/** A paid checkout of a monthly plan that opened Stripe subscription `subscription`; `extra` adds fields. */
+const subscriptionCheckout = (
+  metadata: { userId: string; planId: string; planType: 'monthly' },
+  subscription: string,
+  extra: Record<string, unknown> = {},
+) =>
+  event('checkout.session.completed', {
+    id: `cs_${subscription}`,
+    mode: 'subscription',
+    payment_status: 'paid',
+    subscription,
+    metadata,
+    ...extra,
+  });
+
 describe('purchase with PAYMENT_PROVIDER=stripe', () => {
   it('says the provider is stripe', async () => {
     const { client } = await signUpUser(t);
@@ -127,7 +140,7 @@ describe('purchase with PAYMENT_PROVIDER=stripe', () => {
 
   it('answers a Checkout URL for a pack and grants nothing yet', async () => {
     const { client, id } = await signUpUser(t);
-    const res = await client.post('/api/credits/purchase', PRO_PACK, {
+    const res = await client.post('/api/credits/purchase', PURCHASES.proPack, {
       'idempotency-key': 'stripe-key-0001',
     });
     expect(res.statusCode).toBe(200);
@@ -147,7 +160,7 @@ describe('purchase with PAYMENT_PROVIDER=stripe', () => {
     expect(form.get('success_url')).toMatch(/\/buy-credits\?checkout=success$/);
     expect(idempotencyKey).toBe(`flujo:${id}:stripe-key-0001`);
 
-    const again = await client.post('/api/credits/purchase', PRO_PACK, {
+    const again = await client.post('/api/credits/purchase', PURCHASES.proPack, {
       'idempotency-key': 'stripe-key-0001',
     });
     expect(again.json()).toEqual(res.json());
@@ -156,7 +169,7 @@ describe('purchase with PAYMENT_PROVIDER=stripe', () => {
 
   it('opens a subscription-mode checkout for a monthly plan', async () => {
     const { client, id } = await signUpUser(t);
-    const res = await client.post('/api/credits/purchase', PRO_MONTHLY);
+    const res = await client.post('/api/credits/purchase', PURCHASES.proMonthly);
     expect(res.statusCode).toBe(200);
     const { form } = calls[0]!;
     expect(form.get('mode')).toBe('subscription');
@@ -167,7 +180,7 @@ describe('purchase with PAYMENT_PROVIDER=stripe', () => {
 
   it('still refuses a tampered price before calling Stripe', async () => {
     const { client } = await signUpUser(t);
-    const res = await client.post('/api/credits/purchase', { ...PRO_PACK, usdAmount: 0.5 });
+    const res = await client.post('/api/credits/purchase', { ...PURCHASES.proPack, usdAmount: 0.5 });
     expect(res.statusCode).toBe(400);
     expect(calls).toHaveLength(0);
   });
@@ -179,13 +192,13 @@ describe('when Stripe is down', () => {
     const headers = { 'idempotency-key': 'outage-key-0001' };
     stripeDown = true;
     try {
-      const res = await client.post('/api/credits/purchase', PRO_PACK, headers);
+      const res = await client.post('/api/credits/purchase', PURCHASES.proPack, headers);
       expect(res.statusCode).toBe(502);
       expect(res.json()).toMatchObject({ code: 'BAD_GATEWAY' });
     } finally {
       stripeDown = false;
     }
-    const retry = await client.post('/api/credits/purchase', PRO_PACK, headers);
+    const retry = await client.post('/api/credits/purchase', PURCHASES.proPack, headers);
     expect(retry.statusCode).toBe(200);
     expect(retry.json()).toMatchObject({ status: 'checkout' });
     expect(await creditsOf(id)).toBe(5);
@@ -253,12 +266,7 @@ describe('POST /api/payments/stripe/webhook', () => {
       metadata: { userId: id, planId: 'pro', planType: 'unique' },
     });
     expect((await deliver(unpaid)).statusCode).toBe(200);
-    const unknownPlan = event('checkout.session.completed', {
-      id: 'cs_unknown_plan',
-      mode: 'payment',
-      payment_status: 'paid',
-      metadata: { userId: id, planId: 'platinum', planType: 'unique' },
-    });
+    const unknownPlan = paidCheckout(id, 'platinum', 'cs_unknown_plan');
     expect((await deliver(unknownPlan)).statusCode).toBe(200);
     const unknownUser = paidCheckout('00000000-0000-4000-8000-000000000000');
     expect((await deliver(unknownUser)).statusCode).toBe(200);
@@ -268,17 +276,9 @@ describe('POST /api/payments/stripe/webhook', () => {
 
   it('opens a monthly plan on checkout, grants each paid renewal invoice once, and cancels at Stripe', async () => {
     const { id, client } = await signUpUser(t);
-    const metadata = { userId: id, planId: 'pro', planType: 'monthly' };
+    const metadata = { userId: id, planId: 'pro', planType: 'monthly' } as const;
     const subId = `sub_${id.slice(0, 8)}`;
-    await deliver(
-      event('checkout.session.completed', {
-        id: `cs_sub_${id}`,
-        mode: 'subscription',
-        payment_status: 'paid',
-        subscription: subId,
-        metadata,
-      }),
-    );
+    await deliver(subscriptionCheckout(metadata, subId));
     expect(await creditsOf(id)).toBe(5 + 72);
     expect((await client.get('/api/credits/subscription')).json().subscription).toMatchObject({
       planName: 'Pro',
@@ -467,18 +467,9 @@ describe('refunds and disputes take the credits back', () => {
 
   it('a refunded renewal invoice is found by its payment intent; unknown payments and bad signatures change nothing', async () => {
     const { id } = await signUpUser(t);
-    const metadata = { userId: id, planId: 'starter', planType: 'monthly' };
+    const metadata = { userId: id, planId: 'starter', planType: 'monthly' } as const;
     const subId = `sub_refund_${id.slice(0, 8)}`;
-    await deliver(
-      event('checkout.session.completed', {
-        id: `cs_sub_refund_${id}`,
-        mode: 'subscription',
-        payment_status: 'paid',
-        subscription: subId,
-        invoice: `in_first_refund_${id}`,
-        metadata,
-      }),
-    );
+    await deliver(subscriptionCheckout(metadata, subId, { invoice: `in_first_refund_${id}` }));
     const afterFirst = await creditsOf(id);
     const pi = `pi_renewal_${id.slice(0, 8)}`;
     await deliver(

@@ -9,16 +9,16 @@ import { buildTestApp } from '#server/test/harness.js';
 import { resultStorageFor } from '#server/providers/storage/index.js';
 import {
   addWorkflow,
+  answerCall,
   openRun,
-  postResult,
+  type OpenRun,
   postRunResult,
   runRow,
+  type RunsWorld,
   signUpUser,
   startRun,
   STORES,
   useRunsWorld,
-  type OpenRun,
-  type RunsWorld,
 } from '../executions/testing/fixtures.js';
 import { CSV, PNG } from '../executions/testing/samples.js';
 import { freePort } from '../executions/testing/workflow-service.js';
@@ -258,10 +258,7 @@ describe.each(STORES)('result files on the %s store', (store) => {
       });
       const call = await w.service.callFor(ended.runId);
       expect(fetched?.equals(CSV)).toBe(true);
-      const res = await postResult(w, {
-        execution_id: ended.runId,
-        secret_token: call.body.secret_token,
-        status: 'completed',
+      const res = await answerCall(w, call, {
         output_data: { rows: 2 },
       });
       expect(res.status).toBe(200);

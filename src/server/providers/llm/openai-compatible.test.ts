@@ -149,13 +149,7 @@ describe('OpenAI-compatible provider, streamed', () => {
   });
 
   it('stops reading and closes the connection when its signal aborts', async () => {
-    let release!: () => void;
-    llm.reply({
-      kind: 'stream',
-      pieces: ['First ', 'never'],
-      holdAfter: 1,
-      release: new Promise<void>((resolve) => (release = resolve)),
-    });
+    const release = llm.replyHeld(['First ', 'never']);
     const stop = new AbortController();
     const abandoned = llm.nextAbandon();
     const pieces: string[] = [];

@@ -39,6 +39,8 @@ export interface TestLlmServer {
   received: ReceivedLlmRequest[];
   /** Sets what the next requests get; by default an echo of the last user message. */
   reply(next: LlmReply | ((request: ReceivedLlmRequest) => LlmReply)): void;
+  /** The next requests get `pieces` streamed, held after the first until the returned function is called. */
+  replyHeld(pieces: string[]): () => void;
   /** Streamed replies whose client went away before the reply was over. */
   readonly abandoned: number;
   /** Resolves when the next streamed reply is abandoned by its client. */
@@ -158,6 +160,12 @@ export async function startTestLlmServer(): Promise<TestLlmServer> {
     received,
     reply(next) {
       responder = typeof next === 'function' ? next : () => next;
+    },
+    replyHeld(pieces) {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      responder = () => ({ kind: 'stream', pieces, holdAfter: 1, release: held });
+      return release;
     },
     get abandoned() {
       return abandoned;

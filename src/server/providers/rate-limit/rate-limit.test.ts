@@ -1,17 +1,9 @@
 import { createServer, type Server, type Socket, connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimitStoreConfig } from '#server/config.js';
-import {
-  connectTestRedis,
-  deleteKeysUnder,
-  keysUnder,
-  TEST_REDIS_URL,
-  testRedisPrefix,
-  withRedis,
-} from '#server/test/redis.js';
+import { keysUnder, TEST_REDIS_URL, useTestRedis, withRedis } from '#server/test/redis.js';
 import { createRateLimiter, secondsUntilReset, type RateLimiter } from './index.js';
 import { memoryCounters } from './memory.js';
 
@@ -111,17 +103,9 @@ describe('in memory', () => {
 });
 
 describe.runIf(withRedis)('in Redis (the PostgreSQL run, with the local Redis)', () => {
-  const prefix = testRedisPrefix('limiter');
+  const redis = useTestRedis('limiter');
+  const { prefix } = redis;
   const config: RateLimitStoreConfig = { kind: 'redis', url: TEST_REDIS_URL, keyPrefix: prefix };
-  let redis: Redis;
-  beforeAll(async () => {
-    redis = await connectTestRedis();
-  });
-  afterAll(async () => {
-    if (!redis) return;
-    await deleteKeysUnder(redis, prefix);
-    redis.disconnect();
-  });
 
   behavesAsALimiter(async () => {
     const limiter = await createRateLimiter(config, silent);
@@ -144,12 +128,12 @@ describe.runIf(withRedis)('in Redis (the PostgreSQL run, with the local Redis)',
       expect(hits.filter((h) => h.allowed)).toHaveLength(3);
       expect((await elsewhere.hit('k:shared', RULE, now)).allowed).toBe(true);
       // The counter is one key under the prefix, kept no longer than its window.
-      const keys = await keysUnder(redis, `${prefix}rate:k:shared`);
+      const keys = await keysUnder(redis.client, `${prefix}rate:k:shared`);
       expect(keys).toEqual([`${prefix}rate:k:shared`]);
-      const ttl = await redis.pttl(keys[0]!);
+      const ttl = await redis.client.pttl(keys[0]!);
       expect(ttl).toBeGreaterThan(50_000);
       expect(ttl).toBeLessThanOrEqual(60_000);
-      expect(await redis.hget(keys[0]!, 'count')).toBe('10');
+      expect(await redis.client.hget(keys[0]!, 'count')).toBe('10');
       expect(log.errors()).toEqual([]);
     } finally {
       await Promise.all([a.close(), b.close(), elsewhere.close()]);
@@ -181,7 +165,7 @@ describe.runIf(withRedis)('in Redis (the PostgreSQL run, with the local Redis)',
         .toBe(true);
       // Back on Redis: the count there goes on from the hit made before the cut.
       expect(await limiter.hit('k:outage', RULE, now)).toMatchObject({ allowed: true, count: 2 });
-      expect(await redis.hget(`${prefix}rate:k:outage`, 'count')).toBe('2');
+      expect(await redis.client.hget(`${prefix}rate:k:outage`, 'count')).toBe('2');
     } finally {
       await limiter.close();
       await relay.close();

@@ -93,6 +93,23 @@ export async function addWorkflow(
   });
 }
 
+/**
+ * `addWorkflow` as a chat: by default the party planner, whose prompt asks two questions (whose birthday, how
+ * many guests); `overrides` win.
+ */
+export function addChatWorkflow(
+  world: RunsWorld,
+  overrides: Partial<TWorkflowInput> = {},
+): Promise<WorkflowRow> {
+  return addWorkflow(world, {
+    interactionType: 'chatbot',
+    welcomeMessage: { es: '¡Hola! ¿Qué celebramos?', en: 'Hi! What are we celebrating?' },
+    aiPrompt: 'Plan a party. Ask: Whose birthday is it? How many guests are coming?',
+    surveyQuestions: [],
+    ...overrides,
+  });
+}
+
 /** Grants credits the way an admin adjustment does (through the ledger). */
 export async function grantCredits(world: RunsWorld, userId: string, amount: number): Promise<void> {
   await world.t.database.db.transaction(async (tx) => {
@@ -171,6 +188,11 @@ export function postRunResult(
     status: 'completed',
     ...fields,
   });
+}
+
+/** POSTs `fields` as the result of the run the webhook `call` was for, with its token (see postRunResult). */
+export function answerCall(world: RunsWorld, call: ReceivedCall, fields: Record<string, unknown>) {
+  return postRunResult(world, { runId: call.body.execution_id, token: call.body.secret_token }, fields);
 }
 
 /** Creates an API key for the signed-in client and returns it whole (the one time it is shown). */
