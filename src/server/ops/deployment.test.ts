@@ -205,6 +205,13 @@ describe.runIf(onPostgres)('two instances behind nginx, with PostgreSQL, Redis a
   };
 
   it('serves a whole visit through nginx, shares files and limits, and survives losing an instance', async () => {
+    // nginx names every request (its $request_id: 32 hex digits, whatever the client sent) and the app, nginx
+    // being a trusted proxy, answers and logs under that name: one id in both logs.
+    const named = await fetch(`${nginx.url}/healthz`, {
+      headers: { 'x-request-id': 'chosen-by-the-client' },
+    });
+    expect(named.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/);
+
     // Sign-up, through the form.
     await page.goto('/signup?lng=en');
     await page.getByLabel('Full name').fill(PERSON.fullName);
