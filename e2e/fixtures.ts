@@ -130,17 +130,21 @@ export async function chatToTheEnd(page: Page, answers: string[]): Promise<void>
   throw new Error('the assistant never ended the conversation');
 }
 
-/** Fills every question of the survey form with a plausible answer of its type, then sends it. */
-export async function fillAndSendSurvey(page: Page, lng: Lng): Promise<void> {
-  const submit = page.getByRole('button', { name: tr(lng, 'execute', 'survey.submit') });
-  await expect(submit).toBeVisible();
+/** Fills every question of the survey form with a plausible answer of its type, once the form shows. */
+export async function fillSurvey(page: Page, lng: Lng): Promise<void> {
+  await expect(page.getByRole('button', { name: tr(lng, 'execute', 'survey.submit') })).toBeVisible();
   const form = page.locator('form');
   for (const field of await form.locator('input[type=text], textarea').all()) await field.fill('Acme Bakery');
   for (const field of await form.locator('input[type=number]').all()) await field.fill('42');
   for (const select of await form.locator('select').all()) await select.selectOption({ index: 1 });
   const boxes = form.locator('input[type=checkbox]');
   if ((await boxes.count()) > 0) await boxes.first().check();
-  await submit.click();
+}
+
+/** Fills the survey form, sends it, and waits for the run's result screen. */
+export async function fillAndSendSurvey(page: Page, lng: Lng): Promise<void> {
+  await fillSurvey(page, lng);
+  await page.getByRole('button', { name: tr(lng, 'execute', 'survey.submit') }).click();
   await expectResultScreen(page);
 }
 

@@ -4,6 +4,7 @@ import { E2E_ADMIN } from '../playwright.config.js';
 import {
   chatToTheEnd,
   expectAccessible,
+  fillSurvey,
   type Lng,
   screenshot,
   signUpViaApi,
@@ -82,17 +83,6 @@ async function openFromCatalogue(page: Page, workflow: Demo, lng: Lng): Promise<
   await page.goto(`/workflows?lng=${lng}`);
   await page.getByRole('button', { name: `${TEXT[lng].execute} ${workflow.name[lng]}`, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/workflows/${workflow.id}/execute$`));
-}
-
-/** Fills every question of the survey form with a plausible answer of its type. */
-async function fillSurvey(page: Page): Promise<void> {
-  await expect(page.getByRole('button', { name: /^(Submit answers|Enviar respuestas)$/ })).toBeVisible();
-  const form = page.locator('form');
-  for (const field of await form.locator('input[type=text], textarea').all()) await field.fill('Acme Bakery');
-  for (const field of await form.locator('input[type=number]').all()) await field.fill('42');
-  for (const select of await form.locator('select').all()) await select.selectOption({ index: 1 });
-  const boxes = form.locator('input[type=checkbox]');
-  if ((await boxes.count()) > 0) await boxes.first().check();
 }
 
 test('visitors see the catalogue blurred behind an overlay that leads to sign-up and sign-in', async ({
@@ -181,7 +171,7 @@ for (const lng of ['es', 'en'] as const) {
     await expectAccessible(page);
     await page.getByRole('heading', { level: 1 }).scrollIntoViewIfNeeded();
     await screenshot(page, `runs-survey-${lng}-1280`);
-    await fillSurvey(page);
+    await fillSurvey(page, lng);
     await expect(page.getByText(t.missing)).toHaveCount(0);
     await page.getByRole('button', { name: t.submit }).click();
     await expectResultScreen(page);
@@ -227,8 +217,7 @@ test('the failing demo workflow ends failed with its error, and the credit comes
   await openFromCatalogue(page, failing, 'en');
   if (failing.interactionType === 'chatbot') await chatToTheEnd(page, ['Sync my stock', 'All warehouses']);
   else {
-    await expect(page.getByRole('button', { name: TEXT.en.submit })).toBeVisible();
-    await fillSurvey(page);
+    await fillSurvey(page, 'en');
     await page.getByRole('button', { name: TEXT.en.submit }).click();
   }
   await expectResultScreen(page);
@@ -261,7 +250,7 @@ test('a slow workflow shows its progress messages, and an image result is previe
 
   const chart = demo('chart-png');
   await openFromCatalogue(page, chart, 'en');
-  await fillSurvey(page);
+  await fillSurvey(page, 'en');
   await page.getByRole('button', { name: TEXT.en.submit }).click();
   await expectResultScreen(page);
   const image = page.getByTestId('result-image');
@@ -395,7 +384,7 @@ test.describe('on a phone', () => {
     await page.getByRole('button', { name: TEXT.es.submit }).click();
     await expect(page.getByText(TEXT.es.missing).first()).toBeVisible();
     await screenshot(page, 'runs-survey-es-390');
-    await fillSurvey(page);
+    await fillSurvey(page, 'es');
     await page.getByRole('button', { name: TEXT.es.submit }).click();
     await expectResultScreen(page);
     await screenshot(page, 'runs-result-es-390');

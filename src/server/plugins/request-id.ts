@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
+import { REQUEST_ID_PATTERN } from '#shared/contract/request-id.js';
 import type { App } from '../types.js';
-
-/**
- * What an incoming X-Request-Id must look like to be kept: a short token (a UUID, nginx's 32 hex digits, a
- * vendor's trace id), nothing that could break a log line or a header, or bloat every line it is written to.
- */
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Fastify's `genReqId`: a random UUID per request, unique across instances and restarts (a process counter
@@ -22,7 +17,12 @@ export function requestIdGenerator(trustProxy: string | false): (req: IncomingMe
   return (req) => {
     const given = req.headers['x-request-id'];
     const peer = req.socket.remoteAddress;
-    if (typeof given === 'string' && SANE_REQUEST_ID.test(given) && peer !== undefined && trusted(peer, 0)) {
+    if (
+      typeof given === 'string' &&
+      REQUEST_ID_PATTERN.test(given) &&
+      peer !== undefined &&
+      trusted(peer, 0)
+    ) {
       return given;
     }
     return randomUUID();

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { ErrorCode } from '#shared/contract/error-codes';
 import type { TErrorDetails } from '#shared/contract/errors';
+import { REQUEST_ID_PATTERN } from '#shared/contract/request-id';
 import { ApiError } from './api';
 
 const NUMBER_DETAILS = ['limit', 'retryAfter', 'required', 'balance'] as const;
@@ -118,7 +119,7 @@ function wordedError(t: TFunction, err: unknown, specific: ErrorKeys): string {
 function requestIdOf(err: unknown): string | null {
   if (!(err instanceof ApiError) || err.status < 500) return null;
   const id = (err.body as { requestId?: unknown } | null)?.requestId;
-  return typeof id === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : null;
+  return typeof id === 'string' && REQUEST_ID_PATTERN.test(id) ? id : null;
 }
 
 /**
