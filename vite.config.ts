@@ -36,6 +36,8 @@ export default defineConfig({
     outDir: '../../dist/web',
     emptyOutDir: true,
     sourcemap: false,
+    // .vite/manifest.json: the server announces a public screen's chunks in its head (src/server/plugins/web-page.ts).
+    manifest: true,
     // What the first screen needs is one file (about 140 kB of brotli): sixteen small shared chunks cost more
     // in response headers and in what compressing them apart loses than they saved, and the screens reached
     // later still load their own chunks. Its 520 kB before compression is over Vite's default warning.

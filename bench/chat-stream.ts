@@ -1,7 +1,10 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { startTestLlmServer, type TestLlmServer } from '../src/server/providers/llm/test-llm-server.js';
+import {
+  startTestLlmServer,
+  type TestLlmServer,
+} from '../src/server/providers/llm/testing/test-llm-server.js';
 import { PORTS, WORK_DIR } from './lib/paths.js';
 import type { Check, SectionResult } from './lib/results.js';
 import { openTarget, seedUsers, seedWorkflows, type SeededUser } from './lib/seed.js';
@@ -211,7 +214,7 @@ export async function benchChatStream(settings: Settings): Promise<SectionResult
         .join(
           ', ',
         )}; figures taken on a busy machine measure the machine more than Flujo, so compare them with a run on a quiet one.`,
-      `The LLM stand-in (src/server/providers/llm/test-llm-server.ts) is a real HTTP server on loopback speaking the chat-completions streaming protocol; it sends its first piece at once and the rest after ${MODEL_PAUSE_MS} ms. "Stand-in" is the time from sending Flujo's request to it directly until its first piece arrives; "Flujo" is the time from POST /api/chat (Accept: text/event-stream) until the first delta event arrives, which includes the message's checks and counting in the database (PGlite) before the model is called. Both are measured alternately in one run, ${USERS} users each with a pending chat run.`,
+      `The LLM stand-in (src/server/providers/llm/testing/test-llm-server.ts) is a real HTTP server on loopback speaking the chat-completions streaming protocol; it sends its first piece at once and the rest after ${MODEL_PAUSE_MS} ms. "Stand-in" is the time from sending Flujo's request to it directly until its first piece arrives; "Flujo" is the time from POST /api/chat (Accept: text/event-stream) until the first delta event arrives, which includes the message's checks and counting in the database (PGlite) before the model is called. Both are measured alternately in one run, ${USERS} users each with a pending chat run.`,
     );
   } finally {
     await llm.close();

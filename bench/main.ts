@@ -2,10 +2,12 @@ import { benchApiRuns } from './api-runs.js';
 import { benchCatalogue } from './catalogue.js';
 import { benchChatStream } from './chat-stream.js';
 import { benchFootprint } from './footprint.js';
+import { benchLighthouse } from './lighthouse.js';
 import { benchPageWeight } from './page-weight.js';
 import { benchRunEvents } from './run-events.js';
 import { benchRunStart } from './run-start.js';
 import { benchScale } from './scale.js';
+import { benchSchedules } from './schedules.js';
 import { ensureServerBuild } from './lib/build.js';
 import { saveSection, type SectionResult } from './lib/results.js';
 import { loadSettings, type Settings } from './lib/settings.js';
@@ -16,11 +18,18 @@ const BENCHMARKS: Record<string, (settings: Settings) => Promise<SectionResult>>
   'run-start': benchRunStart,
   'api-runs': benchApiRuns,
   'page-weight': benchPageWeight,
+  lighthouse: benchLighthouse,
   scale: benchScale,
   footprint: benchFootprint,
   'chat-stream': benchChatStream,
   'run-events': benchRunEvents,
+  schedules: benchSchedules,
 };
+
+/** The page benchmarks drive a browser, and scale times one request at a time: none needs a load generator. */
+const WITHOUT_WRK = new Set(['page-weight', 'lighthouse', 'schedules', 'scale']);
+/** The schedules benchmark runs the job in its own process: it needs no server build. */
+const WITHOUT_SERVER = new Set(['schedules']);
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -33,12 +42,12 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
-  if (!wrkAvailable()) {
+  const selected = names.length ? names : Object.keys(BENCHMARKS);
+  if (selected.some((n) => !WITHOUT_WRK.has(n)) && !wrkAvailable()) {
     console.error('wrk is needed for the load (Debian/Ubuntu: apt-get install -y wrk).');
     process.exit(2);
   }
-  ensureServerBuild();
-  const selected = names.length ? names : Object.keys(BENCHMARKS);
+  if (selected.some((n) => !WITHOUT_SERVER.has(n))) ensureServerBuild();
   let missed = 0;
   for (const name of selected) {
     const started = Date.now();

@@ -30,7 +30,7 @@ const CHROMIUM_ARGS = [
 const gzipKb = (file: string) => gzipSync(readFileSync(join(WEB_DIR, file))).length / 1000;
 
 /** The files index.html loads before the app can paint, with the JS modules they import statically. */
-export function initialAssets(): { js: string[]; css: string[] } {
+function initialAssets(): { js: string[]; css: string[] } {
   const html = readFileSync(join(WEB_DIR, 'index.html'), 'utf8');
   const attr = (re: RegExp) => [...html.matchAll(re)].map((m) => m[1]!.replace(/^\//, ''));
   const entries = [

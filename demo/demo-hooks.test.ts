@@ -217,7 +217,11 @@ describe('demo services refuse what the app did not sign', () => {
       secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
     });
     expect(wrongSecret.res.status).toBe(401);
-    expect(wrongSecret.json).toEqual({ error: 'Invalid webhook signature', code: 'UNAUTHENTICATED' });
+    expect(wrongSecret.json).toEqual({
+      error: 'Invalid webhook signature',
+      code: 'UNAUTHENTICATED',
+      key: 'default',
+    });
     const tampered = await callDemo('chat-summary', { tamper: (b) => b.replace('Acme', 'Evil') });
     expect(tampered.res.status).toBe(401);
     const stale = await callDemo('chat-summary', { timestamp: new Date(Date.now() - 10 * 60_000) });
@@ -250,7 +254,11 @@ describe('demo services refuse what the app did not sign', () => {
     try {
       const call = await callDemo('chat-summary', { workflow: stranger });
       expect(call.res.status).toBe(401);
-      expect(call.json).toEqual({ error: 'Invalid webhook signature', code: 'UNAUTHENTICATED' });
+      expect(call.json).toEqual({
+        error: 'Invalid webhook signature',
+        code: 'UNAUTHENTICATED',
+        key: 'default',
+      });
     } finally {
       await t.database.db.delete(userWorkflows).where(eq(userWorkflows.id, stranger.id));
     }

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { creditTransactions } from '../src/server/db/schema.js';
+import { readEvents } from '../src/server/modules/executions/testing/event-stream.js';
 import { signUpUser, type TestClient } from '../src/server/test/client.js';
 import { buildTestApp, type TestApp } from '../src/server/test/harness.js';
 import { ledgerMismatches } from '../src/server/test/ledger-check.js';
@@ -10,8 +11,8 @@ import type { TExecution } from '../src/shared/contract/executions.js';
 import { DEMO_WORKFLOWS } from './catalog.js';
 import type { DemoSlug } from './hooks/demos.js';
 
-// Whole runs against the demo services, as a person would do them: start (charged), chat or answer,
-// complete; the app calls the demo over real HTTP (signed), the demo answers or calls back over real HTTP.
+// Whole runs against the demo services, as a person would do them: start (free), chat or answer,
+// complete (charged, decision 123); answers name their questions by id and are checked (decision 127); the app calls the demo over real HTTP (signed), the demo answers or calls back over real HTTP.
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -61,29 +62,41 @@ async function start(client: TestClient, slug: DemoSlug, language: 'es' | 'en'):
 async function complete(client: TestClient, executionId: string, responses: unknown[]): Promise<TExecution> {
   const res = await client.post(`/api/executions/${executionId}/complete`, { responses });
   expect(res.statusCode).toBe(200);
-  let run = res.json<TExecution>();
-  for (let i = 0; i < 100 && (run.status === 'running' || run.status === 'pending'); i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    run = (await client.get(`/api/executions/${executionId}`)).json<TExecution>();
-  }
-  return run;
+  const answered = res.json<TExecution>();
+  if (answered.status !== 'running' && answered.status !== 'pending') return answered;
+  return vi.waitFor(
+    async () => {
+      const run = (await client.get(`/api/executions/${executionId}`)).json<TExecution>();
+      expect(run.status).not.toBe('running');
+      expect(run.status).not.toBe('pending');
+      return run;
+    },
+    { timeout: 60_000, interval: 250 },
+  );
 }
 
 describe('runs of the demo workflows', () => {
   it('survey to CSV: charged once, completed with a downloadable CSV of the answers (es)', async () => {
     const { client } = await signUpUser(t);
     const executionId = await start(client, 'survey-csv', 'es');
-    expect(await balance(client)).toBe(4);
+    // Starting charges nothing; the answers do.
+    expect(await balance(client)).toBe(5);
     const run = await complete(client, executionId, [
-      { question: 'Nombre del cliente o empresa', answer: 'Acme' },
-      { question: '¿Qué valoraste más?', answer: ['Price / Precio', 'Support / Soporte'] },
+      { questionId: 'name', answer: 'Acme' },
+      { questionId: 'score', answer: 9 },
+      { questionId: 'channel', answer: 'Recomendación' },
+      { questionId: 'liked', answer: ['Price', 'Support'] },
+      { questionId: 'comments', answer: 'Nada' },
     ]);
     expect(run).toMatchObject({ status: 'completed', outputType: 'file', creditsUsed: 1 });
     expect(run.outputFilename).toMatch(/^respuestas-.*\.csv$/);
     const file = await client.get(`/result/${executionId}`);
     expect(file.statusCode).toBe(200);
     expect(file.body).toContain('Pregunta,Respuesta');
-    expect(file.body).toContain('¿Qué valoraste más?,Price / Precio; Support / Soporte');
+    // The workflow receives its own question texts and option labels in the run's language.
+    expect(file.body).toContain('Nombre del cliente o empresa,Acme');
+    expect(file.body).toContain('¿Cómo nos conociste?,Recomendación');
+    expect(file.body).toContain('¿Qué valoraste más?,Precio; Soporte');
     expect(await balance(client)).toBe(4);
   });
 
@@ -102,8 +115,8 @@ describe('runs of the demo workflows', () => {
     expect(upload.status).toBe(201);
     const { fileId } = (await upload.json()) as { fileId: string };
     const run = await complete(client, executionId, [
-      { question: 'Your CSV file', answer: { fileId } },
-      { question: 'Also include', answer: ['First rows'] },
+      { questionId: 'data', answer: { fileId } },
+      { questionId: 'include', answer: ['First rows'] },
     ]);
     expect(run).toMatchObject({ status: 'completed', outputType: 'text' });
     const message = (run.outputData as { message: string }).message;
@@ -117,7 +130,10 @@ describe('runs of the demo workflows', () => {
   it('the failing demo ends failed with its reason, and the credit comes back as one refund row', async () => {
     const { client, id } = await signUpUser(t);
     const executionId = await start(client, 'always-fails', 'en');
-    const run = await complete(client, executionId, [{ question: 'Warehouse', answer: 'Madrid' }]);
+    const run = await complete(client, executionId, [
+      { questionId: 'warehouse', answer: 'Madrid' },
+      { questionId: 'sku', answer: 'SKU-1' },
+    ]);
     expect(run.status).toBe('failed');
     expect(run.errorMessage).toMatch(/always fails/);
     expect(await balance(client)).toBe(5);
@@ -132,13 +148,23 @@ describe('runs of the demo workflows', () => {
     const { client } = await signUpUser(t);
     const xlsx = await start(client, 'expense-xlsx', 'en');
     const pdf = await start(client, 'report-pdf', 'es');
-    const answers = [
-      { question: 'Total amount (EUR)', answer: '120.50' },
-      { question: 'Receipts attached', answer: ['Ticket'] },
+    const expense = [
+      { questionId: 'employee', answer: 'Ana' },
+      { questionId: 'amount', answer: '120.50' },
+      { questionId: 'type', answer: 'Travel' },
+      { questionId: 'receipts', answer: ['Ticket'] },
+      { questionId: 'purpose', answer: 'Client visit' },
+    ];
+    const incident = [
+      { questionId: 'reporter', answer: 'Ana' },
+      { questionId: 'severity', answer: 'Alta' },
+      { questionId: 'affected', answer: 3 },
+      { questionId: 'areas', answer: ['IT'] },
+      { questionId: 'description', answer: 'El servidor se detuvo' },
     ];
     const [xlsxRun, pdfRun] = await Promise.all([
-      complete(client, xlsx, answers),
-      complete(client, pdf, answers),
+      complete(client, xlsx, expense),
+      complete(client, pdf, incident),
     ]);
     expect(xlsxRun).toMatchObject({ status: 'completed', outputType: 'file' });
     expect(xlsxRun.outputFilename).toMatch(/\.xlsx$/);
@@ -155,8 +181,10 @@ describe('runs of the demo workflows', () => {
     const { client } = await signUpUser(t);
     const executionId = await start(client, 'chart-png', 'en');
     const run = await complete(client, executionId, [
-      { question: 'New leads', answer: '14' },
-      { question: 'Closed sales', answer: '5' },
+      { questionId: 'visits', answer: '3.5' },
+      { questionId: 'leads', answer: '14' },
+      { questionId: 'sales', answer: '5' },
+      { questionId: 'tickets', answer: '2' },
     ]);
     expect(run).toMatchObject({ status: 'completed', outputType: 'image' });
     const image = await client.get(`/result/${executionId}`);
@@ -197,15 +225,17 @@ describe('runs of the demo workflows', () => {
     async () => {
       const { client } = await signUpUser(t);
       const executionId = await start(client, 'slow-research', 'es');
+      // The run's event stream, as its page follows it: one event per change, until the run ends.
+      const events = await readEvents(`${t.config.publicUrl}/api/executions/${executionId}/events`, {
+        cookie: client.cookie!,
+      });
       const finished = complete(client, executionId, [
         { question: '¿Quién es tu cliente objetivo?', answer: 'Pymes' },
       ]);
       const seen = new Set<string>();
-      let run = (await client.get(`/api/executions/${executionId}`)).json<TExecution>();
-      for (let i = 0; i < 200 && run.status !== 'completed' && run.status !== 'failed'; i += 1) {
+      for (let event = await events.next(30_000); event; event = await events.next(30_000)) {
+        const run = JSON.parse(event.data) as TExecution;
         if (run.progressMessage) seen.add(run.progressMessage);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        run = (await client.get(`/api/executions/${executionId}`)).json<TExecution>();
       }
       expect(await finished).toMatchObject({ status: 'completed', outputType: 'text' });
       expect([...seen]).toEqual([

@@ -5,5 +5,5 @@
  * Nothing else in src/ imports from demo/, so the demo stands beside the app like the outside workflow
  * services it imitates, and could leave it without touching a module.
  */
-export { demoServices, type DemoServiceOptions } from './hooks/routes.js';
+export { demoServices } from './hooks/routes.js';
 export { seedDemoWorkflows } from './seed.js';

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../src/server/modules/executions/testing/workflow-service.js';
 import { ledgerMismatches } from '../src/server/test/ledger-check.js';
 import {
@@ -47,7 +47,11 @@ async function stop(): Promise<void> {
 }
 
 /** One run of the CSV demo by the same person, followed to its end. */
-async function runSurveyCsv(): Promise<{ status: string; errorMessage: string | null }> {
+async function runSurveyCsv(): Promise<{
+  status: string;
+  errorCode: string | null;
+  errorMessage: string | null;
+}> {
   const started = await api(
     'POST',
     '/api/executions/start',
@@ -56,16 +60,27 @@ async function runSurveyCsv(): Promise<{ status: string; errorMessage: string | 
   );
   expect(started.status).toBe(201);
   const { executionId } = started.body as { executionId: string };
-  const responses = [{ question: 'Customer or company name', answer: 'Acme' }];
-  let run = await api('POST', `/api/executions/${executionId}/complete`, { responses }, person);
-  expect(run.status).toBe(200);
-  for (let i = 0; i < 100; i += 1) {
-    const { status } = run.body as { status: string };
-    if (status !== 'running' && status !== 'pending') break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    run = await api('GET', `/api/executions/${executionId}`, undefined, person);
-  }
-  return run.body as { status: string; errorMessage: string | null };
+  // Every required question answered, by id (decision 127).
+  const responses = [
+    { questionId: 'name', answer: 'Acme' },
+    { questionId: 'score', answer: 8 },
+    { questionId: 'channel', answer: 'Google' },
+    { questionId: 'comments', answer: 'Nothing' },
+  ];
+  const completed = await api('POST', `/api/executions/${executionId}/complete`, { responses }, person);
+  expect(completed.status).toBe(200);
+  type Run = { status: string; errorCode: string | null; errorMessage: string | null };
+  const answered = completed.body as Run;
+  if (answered.status !== 'running' && answered.status !== 'pending') return answered;
+  return vi.waitFor(
+    async () => {
+      const run = (await api('GET', `/api/executions/${executionId}`, undefined, person)).body as Run;
+      expect(run.status).not.toBe('running');
+      expect(run.status).not.toBe('pending');
+      return run;
+    },
+    { timeout: 30_000, interval: 100 },
+  );
 }
 
 async function credits(): Promise<number> {
@@ -115,7 +130,8 @@ describe('the demo services across restarts', () => {
       expect(await runSurveyCsv()).toMatchObject({ status: 'completed' });
 
       // The admin rotates the demo workflow's secret: the app now sends the new header value, which the demo,
-      // still holding the seeded secret, refuses. The run fails and its credit comes back.
+      // still holding the seeded secret, refuses. The run fails (a code, worded for the person: decision 128)
+      // and the credit its answers paid comes back.
       const signin = await api('POST', '/api/auth/signin', ADMIN, undefined);
       expect(signin.status).toBe(200);
       const rotated = await api(
@@ -128,7 +144,8 @@ describe('the demo services across restarts', () => {
       const before = await credits();
       expect(await runSurveyCsv()).toMatchObject({
         status: 'failed',
-        errorMessage: 'The workflow service refused the run (HTTP 401)',
+        errorCode: 'workflow_refused',
+        errorMessage: "The workflow's service did not accept the request.",
       });
       expect(await credits()).toBe(before);
 

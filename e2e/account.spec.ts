@@ -65,12 +65,6 @@ async function viewportShot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `e2e/screenshots/${name}.png` });
 }
 
-/** Sonner's rich colours fall short of 4.5:1 (reported in admin.spec.ts): scan once the toasts are gone. */
-async function scanWithoutToasts(page: Page): Promise<void> {
-  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
-  await expectAccessible(page);
-}
-
 /**
  * As the admin, opens Admin > E-mails, finds the newest mail of `kind` to `to`, and returns the link it
  * carries to `path` (the server's PUBLIC_URL is the e2e base URL).
@@ -178,7 +172,7 @@ for (const lng of LANGUAGES) {
         await expect(banner).toContainText(tr(lng, 'common', 'verify.bannerBody', { email }));
         await banner.getByRole('button', { name: tr(lng, 'common', 'verify.resend') }).click();
         await expect(page.getByText(tr(lng, 'common', 'verify.sentTitle'))).toBeVisible();
-        await scanWithoutToasts(page);
+        await expectAccessible(page);
         await shot(page, `verify-banner-${lng}-1280`);
 
         const adminContext = await adminBrowser(browser, baseURL);
@@ -274,9 +268,21 @@ for (const lng of LANGUAGES) {
       me = (await (await page.request.get('/api/auth/me')).json()) as typeof me;
       expect(me.language).toBe(lng);
 
-      // Password: a wrong current one is named at its field; the right one ends the other devices' sessions.
+      // Password: a wrong current one is named at its field; the right one ends the other devices' sessions
+      // and, unless the box is ticked (it is not by default), revokes the API keys.
       const laptop = await otherDevice(browser, baseURL, email, PASSWORD);
+      expect((await api(page, 'post', '/api/account/api-keys', { name: 'laptop script' })).status()).toBe(
+        201,
+      );
       const pw = page.getByTestId('settings-password');
+      const keepKeys = pw.getByLabel(tr(lng, 'account', 'settings.password.keepApiAccess'), { exact: true });
+      await expect(keepKeys).not.toBeChecked();
+      const viewport = page.viewportSize();
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await pw.screenshot({ path: `e2e/screenshots/settings-password-${lng}-${width}.png` });
+      }
+      if (viewport) await page.setViewportSize(viewport);
       const current = pw.getByLabel(tr(lng, 'account', 'settings.password.current'), { exact: true });
       await current.fill('not-my-password');
       await pw
@@ -288,6 +294,8 @@ for (const lng of LANGUAGES) {
       await current.fill(PASSWORD);
       await pw.getByRole('button', { name: tr(lng, 'account', 'settings.password.submit') }).click();
       await expect(page.getByText(tr(lng, 'account', 'settings.password.done'))).toBeVisible();
+      await expect(page.getByText(tr(lng, 'account', 'settings.password.doneBodyKeysRevoked'))).toBeVisible();
+      expect(await (await api(page, 'get', '/api/account/api-keys')).json()).toEqual({ keys: [] });
       await expect(current).toHaveValue('');
       expect(await signedIn(page)).toBe(true);
       expect(await signedIn(laptop.page)).toBe(false);
@@ -321,7 +329,7 @@ for (const lng of LANGUAGES) {
       await expect(emailCard.getByTestId('email-change-pending')).toHaveText(
         tr(lng, 'account', 'settings.email.pending', { email: moved, current: email }),
       );
-      await scanWithoutToasts(page);
+      await expectAccessible(page);
       await shot(page, `account-email-pending-${lng}-1280`);
       const adminContext = await adminBrowser(browser, baseURL);
       const link = await readMailLink(
@@ -382,7 +390,7 @@ for (const lng of LANGUAGES) {
         test.setTimeout(120_000);
         await page.setViewportSize({ width, height: 900 });
         const shoot = async (name: string) => {
-          await scanWithoutToasts(page);
+          await expectAccessible(page);
           await shot(page, `${name}-${lng}-${width}`);
         };
 

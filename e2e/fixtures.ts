@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, request } from '@playwright/test';
+import { E2E_ADMIN } from '../playwright.config.js';
 
 /** The origin a page is on, sent as the Origin header of the API calls it makes (the server checks it). */
 export const originOf = (page: Page) => new URL(page.url()).origin;
@@ -29,6 +30,29 @@ export async function setConfig(
   };
   await put(value);
   return () => put(entry.value);
+}
+
+/**
+ * Moves a person's balance as an admin would (the admin panel's credit adjustment, with its ledger row), through
+ * a request context of its own so the page keeps the person's session.
+ */
+export async function adjustCreditsAsAdmin(
+  baseURL: string,
+  page: Page,
+  amount: number,
+  reason: string,
+): Promise<void> {
+  const me = (await (await page.request.get('/api/auth/me')).json()) as { id: string };
+  const admin = await request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
+  try {
+    expect((await admin.post('/api/auth/signin', { data: E2E_ADMIN })).ok()).toBe(true);
+    const adjusted = await admin.post('/api/admin/users/adjust-credits', {
+      data: { userId: me.id, amount, reason },
+    });
+    expect(adjusted.ok()).toBe(true);
+  } finally {
+    await admin.dispose();
+  }
 }
 
 let counter = 0;
@@ -67,8 +91,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /**
  * Marks a journey about how screens look and read (accessibility scans at both widths, screenshots, the
- * language walk, focus and toast placement). None of that depends on the database, so the PostgreSQL run of
- * the suite leaves these out (playwright.config.ts) and keeps every journey that moves data.
+ * language walk, focus and toast placement). None of that depends on the database or the server's Node version,
+ * so the PostgreSQL run and CI's Node 24 run leave these out (playwright.config.ts, decision 160) and keep every
+ * journey that moves data.
  */
 export const SCREENS = { tag: '@screens' };
 /**
@@ -133,7 +158,7 @@ export async function chatToTheEnd(page: Page, answers: string[]): Promise<void>
 /** Fills every question of the survey form with a plausible answer of its type, once the form shows. */
 export async function fillSurvey(page: Page, lng: Lng): Promise<void> {
   await expect(page.getByRole('button', { name: tr(lng, 'execute', 'survey.submit') })).toBeVisible();
-  const form = page.locator('form');
+  const form = page.getByTestId('survey-form');
   for (const field of await form.locator('input[type=text], textarea').all()) await field.fill('Acme Bakery');
   for (const field of await form.locator('input[type=number]').all()) await field.fill('42');
   for (const select of await form.locator('select').all()) await select.selectOption({ index: 1 });

@@ -108,13 +108,16 @@ test('a session that ends while the app is open sends the person to sign in at t
 }) => {
   await page.goto('/?lng=en');
   await signUpViaApi(page, 'Sam Expired');
+  // The bell loads lazily and reads its count: once that call is answered, the next call is the click below.
+  const bellRead = page.waitForResponse((r) => r.url().includes('/api/notifications/unread-count'));
   await page.goto('/workflows');
   await expect(page.getByTestId('credits-badge').filter({ visible: true })).toHaveText('5');
+  await bellRead;
   // The cookie goes (as when the session expires or is revoked elsewhere); the app still holds the user.
   await context.clearCookies();
   await page
     .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'My workflows' })
+    .getByRole('link', { name: 'My runs' })
     .click();
   await expect(page).toHaveURL(/\/signin$/);
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();

@@ -32,7 +32,7 @@ const ONLY_IN: Record<Lng, string[]> = {
     'Dashboard',
     'Users',
     'Configuration',
-    'Executions',
+    'Runs',
     'Download',
     'Buy credits',
     'Balance',

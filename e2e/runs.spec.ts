@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, request, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
 import {
+  adjustCreditsAsAdmin,
   chatToTheEnd,
   expectAccessible,
   fillSurvey,
@@ -9,6 +10,7 @@ import {
   screenshot,
   signUpViaApi,
   expectResultScreen,
+  tr,
 } from './fixtures.js';
 
 interface Demo {
@@ -53,10 +55,10 @@ test.beforeAll(async ({ baseURL }) => {
 
 const TEXT = {
   en: {
-    execute: 'Execute',
+    execute: 'Run',
     completed: 'Workflow completed',
     finished: 'Workflow finished with an error',
-    missing: 'Please answer this question.',
+    missing: 'This question needs an answer',
     submit: 'Submit answers',
     statusCompleted: 'Completed',
     statusFailed: 'Failed',
@@ -67,7 +69,7 @@ const TEXT = {
     execute: 'Ejecutar',
     completed: 'Workflow completado',
     finished: 'Workflow finalizado con un error',
-    missing: 'Responde a esta pregunta, por favor.',
+    missing: 'Esta pregunta necesita una respuesta',
     submit: 'Enviar respuestas',
     statusCompleted: 'Completado',
     statusFailed: 'Fallido',
@@ -140,7 +142,8 @@ for (const lng of ['es', 'en'] as const) {
     // The welcome message opens the conversation, in the page's language.
     await expect(page.locator('[role=log] [data-role=assistant]')).toHaveCount(1);
     await expect(page.locator('[role=log] [data-role=assistant]')).toContainText(chat.welcome[lng]);
-    await expect(badge(page)).toHaveText('4');
+    // Opening the chat charges nothing: its first message will.
+    await expect(badge(page)).toHaveText('5');
     await input.fill('   ');
     await input.press('Enter');
     await expect(page.locator('[role=log] [data-role=user]')).toHaveCount(0);
@@ -157,6 +160,8 @@ for (const lng of ['es', 'en'] as const) {
     await expectResultScreen(page);
     await expect(page.getByRole('heading', { name: t.completed })).toBeVisible();
     await expect(page.getByTestId('result-text')).toContainText('bakery');
+    // The ended run's address is its own page.
+    await expect(page).toHaveURL(/\/my-workflows\/[0-9a-f-]{36}$/);
     await expectAccessible(page);
     await screenshot(page, `runs-result-chat-${lng}-1280`);
     await expect(badge(page)).toHaveText('4');
@@ -164,9 +169,10 @@ for (const lng of ['es', 'en'] as const) {
     // Survey: required answers are enforced, then the result is a CSV to download.
     await openFromCatalogue(page, survey, lng);
     await expect(page.getByRole('button', { name: t.submit })).toBeVisible();
-    await expect(badge(page)).toHaveText('3');
+    await expect(badge(page)).toHaveText('4');
     await page.getByRole('button', { name: t.submit }).click();
     await expect(page.getByText(t.missing).first()).toBeVisible();
+    await expect(badge(page)).toHaveText('4');
     await expect(page.locator('[aria-invalid=true]').first()).toBeFocused();
     await expectAccessible(page);
     await page.getByRole('heading', { level: 1 }).scrollIntoViewIfNeeded();
@@ -206,6 +212,106 @@ for (const lng of ['es', 'en'] as const) {
     );
     await expectAccessible(page);
     await screenshot(page, `runs-my-executions-${lng}-1280`);
+  });
+}
+
+for (const lng of ['es', 'en'] as const) {
+  for (const width of [390, 1280] as const) {
+    test(`opening, reloading, Back and Forward charge nothing; a reloaded result shows again (${lng}, ${width}px)`, async ({
+      page,
+    }) => {
+      test.setTimeout(120_000);
+      const t = TEXT[lng];
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.goto(`/?lng=${lng}`);
+      await signUpViaApi(page, 'Rita Reload');
+      const survey = demo('survey-csv');
+      const runs = async () =>
+        (await (await page.request.get('/api/executions')).json()) as Array<{ id: string; status: string }>;
+
+      await openFromCatalogue(page, survey, lng);
+      await expect(page.getByRole('button', { name: t.submit })).toBeVisible();
+      await expect.poll(async () => (await runs()).length).toBe(1);
+      const [opened] = await runs();
+      await page.reload();
+      await expect(page.getByRole('button', { name: t.submit })).toBeVisible();
+      await page.goBack();
+      await expect(page).toHaveURL(/\/workflows(\?|$)/);
+      await page.goForward();
+      await expect(page.getByRole('button', { name: t.submit })).toBeVisible();
+      await expect(badge(page)).toHaveText('5');
+      // One run, still waiting for its answers, and not a credit spent.
+      expect(await runs()).toEqual([expect.objectContaining({ id: opened!.id, status: 'pending' })]);
+      await screenshot(page, `runs-reopen-${lng}-${width}`);
+
+      await fillSurvey(page, lng);
+      await page.getByRole('button', { name: t.submit }).click();
+      await expectResultScreen(page);
+      await expect(page).toHaveURL(new RegExp(`/my-workflows/${opened!.id}$`));
+      await expect(badge(page)).toHaveText(String(5 - survey.creditsPerExecution));
+      await page.reload();
+      await expectResultScreen(page);
+      await expect(page.getByRole('heading', { name: t.completed })).toBeVisible();
+      await expect(page.getByTestId('result-filename')).toHaveText(/\.csv$/);
+      await expect(badge(page)).toHaveText(String(5 - survey.creditsPerExecution));
+      expect(await runs()).toHaveLength(1);
+      await expectAccessible(page);
+      await screenshot(page, `runs-result-reloaded-${lng}-${width}`);
+    });
+  }
+}
+
+test('a reopened chat continues its conversation, charged once at its first message', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/?lng=en');
+  await signUpViaApi(page, 'Chris Continue');
+  const chat = demo('chat-summary');
+  await openFromCatalogue(page, chat, 'en');
+  await expect(badge(page)).toHaveText('5');
+  const input = page.locator('#chat-input');
+  await input.fill('A bakery that sells bread to cafés');
+  await input.press('Enter');
+  await expect(page.locator('[role=log] [data-role=assistant]')).toHaveCount(2);
+  await expect(input).toBeEnabled();
+  await expect(badge(page)).toHaveText(String(5 - chat.creditsPerExecution));
+  await page.reload();
+  // The same run, its conversation shown again; no second charge.
+  await expect(page.locator('[role=log] [data-role=user]')).toHaveCount(1);
+  await expect(page.locator('[role=log] [data-role=user]')).toContainText(
+    'A bakery that sells bread to cafés',
+  );
+  await expect(page.locator('[role=log] [data-role=assistant]')).toHaveCount(2);
+  await expect(badge(page)).toHaveText(String(5 - chat.creditsPerExecution));
+  expect(((await (await page.request.get('/api/executions')).json()) as unknown[]).length).toBe(1);
+  await screenshot(page, 'runs-chat-reopened-en-1280');
+});
+
+for (const lng of ['es', 'en'] as const) {
+  test(`answers the balance no longer covers get the insufficient-credits dialog and keep the form (${lng})`, async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/?lng=${lng}`);
+    await signUpViaApi(page, 'Nora Nocredit');
+    const survey = demo('survey-csv');
+    await openFromCatalogue(page, survey, lng);
+    await fillSurvey(page, lng);
+    // The balance is spent elsewhere while the form is filled in.
+    await adjustCreditsAsAdmin(baseURL!, page, -5, 'spent elsewhere');
+    await page.getByRole('button', { name: TEXT[lng].submit }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText(tr(lng, 'execute', 'credits.title'));
+    await expect(dialog.getByTestId('required-credits')).toBeVisible();
+    await screenshot(page, `runs-submit-402-${lng}-390`);
+    await dialog.getByRole('button', { name: tr(lng, 'execute', 'credits.cancel') }).click();
+    // Back to the same form, answers kept; nothing charged, the run still waiting.
+    await expect(page.locator('form input[type=text]').first()).toHaveValue('Acme Bakery');
+    await expect(badge(page)).toHaveText('0');
+    const runs = (await (await page.request.get('/api/executions')).json()) as Array<{ status: string }>;
+    expect(runs.map((r) => r.status)).toEqual(['pending']);
   });
 }
 
@@ -324,20 +430,22 @@ test('when the assistant cannot answer, the chat says so in Spanish and lets the
   await expect(input).toBeEnabled();
 });
 
-test('someone without credits gets the insufficient-credits dialog and can go buy some', async ({ page }) => {
+test('someone without credits gets the insufficient-credits dialog and can go buy some', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
   await page.goto('/?lng=en');
   await signUpViaApi(page, 'Penny Less');
   const chat = demo('chat-summary');
-  // Spend the free credits by starting runs through the API until the server says 402.
+  // The free credits are gone; opening a run page only checks the balance, so the start is refused.
+  await adjustCreditsAsAdmin(baseURL!, page, -5, 'spent elsewhere');
   const origin = new URL(page.url()).origin;
-  let status = 201;
-  for (let i = 0; i < 10 && status === 201; i++) {
-    status = (
-      await page.request.post('/api/executions/start', { data: { workflowId: chat.id }, headers: { origin } })
-    ).status();
-  }
-  expect(status).toBe(402);
+  const start = await page.request.post('/api/executions/start', {
+    data: { workflowId: chat.id },
+    headers: { origin },
+  });
+  expect(start.status()).toBe(402);
   await page.goto(`/workflows/${chat.id}/execute?lng=en`);
   const dialog = page.getByRole('dialog', { name: 'Insufficient credits' });
   await expect(dialog).toBeVisible();
@@ -350,7 +458,7 @@ test('someone without credits gets the insufficient-credits dialog and can go bu
   await dialog.getByRole('button', { name: 'Buy credits' }).click();
   await expect(page).toHaveURL(/\/account$/);
   await page.goto('/workflows?lng=en');
-  await page.getByRole('button', { name: `Execute ${chat.name.en}`, exact: true }).click();
+  await page.getByRole('button', { name: `Run ${chat.name.en}`, exact: true }).click();
   await expect(page.getByText('You need at least 1 credit to run a workflow.')).toBeVisible();
   await expect(page).toHaveURL(/\/workflows\?lng=en$/);
 });

@@ -234,6 +234,6 @@ test('survey options read in the UI language only', async ({ page }) => {
     'Crítica',
   ]);
   await expect(page.getByRole('checkbox', { name: 'Informática' })).toBeVisible();
-  await expect(page.locator('form')).not.toContainText(' / ');
+  await expect(page.getByTestId('survey-form')).not.toContainText(' / ');
   await expectAccessible(page);
 });

@@ -6,7 +6,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
  * parameters) or is one Query message (simple protocol: a bare `begin`, `commit`). Parse messages are counted
  * too: a statement prepared once per connection is parsed once, an unprepared one on every call.
  */
-export interface WireCounts {
+interface WireCounts {
   /** Sync + Query messages: round trips to the database. */
   roundTrips: number;
   /** Parse messages: statements the server had to parse (and plan) again. */

@@ -29,7 +29,3 @@ export async function createDatabase(name: string): Promise<string> {
 export async function dropDatabase(name: string): Promise<void> {
   await withPg(PG_ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${checkName(name)} WITH (FORCE)`));
 }
-
-export async function postgresVersion(): Promise<string> {
-  return withPg(PG_ADMIN_URL, async (c) => (await c.query<{ v: string }>('show server_version')).rows[0]!.v);
-}

@@ -25,7 +25,7 @@ function origin(url: string, functionName: string): string {
   return url;
 }
 
-export interface ProfileSummary {
+interface ProfileSummary {
   byOrigin: Array<{ name: string; share: number }>;
   byFunction: Array<{ name: string; share: number }>;
 }
@@ -41,7 +41,7 @@ function ranked(totals: Map<string, number>, all: number, top: number) {
  * Self time of a --cpu-prof profile, grouped by where the code comes from and by function, largest first:
  * what a request spends its time on.
  */
-export function summariseProfile(
+function summariseProfile(
   dir: string,
   window: { loadMs: number; afterLoadMs: number },
   top = 12,

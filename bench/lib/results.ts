@@ -54,7 +54,7 @@ function packageVersion(name: string): string {
   );
 }
 
-export function describeMachine(): Record<string, string> {
+function describeMachine(): Record<string, string> {
   const cpuModel = safe(() => /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? '');
   return {
     cpu: `${cpus().length} cores, ${cpuModel}`,
@@ -94,7 +94,16 @@ function load(): ResultsFile {
   return JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as ResultsFile;
 }
 
-const ORDER = ['catalogue', 'run-start', 'page-weight', 'scale', 'footprint', 'chat-stream', 'run-events'];
+const ORDER = [
+  'catalogue',
+  'run-start',
+  'page-weight',
+  'lighthouse',
+  'scale',
+  'footprint',
+  'chat-stream',
+  'run-events',
+];
 
 /** Merges one benchmark's result into bench/results.json and renders bench/RESULTS.md from all of them. */
 export async function saveSection(section: SectionResult): Promise<void> {
@@ -107,11 +116,6 @@ export async function saveSection(section: SectionResult): Promise<void> {
     await format(JSON.stringify(file), { ...(await resolveConfig(RESULTS_JSON)), filepath: RESULTS_JSON }),
   );
   writeFileSync(RESULTS_MD, render(file));
-}
-
-/** Renders RESULTS.md again from results.json (after a change to the layout). */
-export function rewriteResults(): void {
-  writeFileSync(RESULTS_MD, render(load()));
 }
 
 const verdict = (pass: boolean | null) => (pass === null ? 'reported' : pass ? 'met' : '**missed**');

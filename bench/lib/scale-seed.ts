@@ -11,7 +11,7 @@ export interface ScaleSize {
 }
 
 /** Ids are derived from row numbers, so the benchmark can name a user or a run without looking it up. */
-export const ADMIN_ID_SQL = `pg_temp.bench_uuid('bench-admin')`;
+const ADMIN_ID_SQL = `pg_temp.bench_uuid('bench-admin')`;
 export const ADMIN_EMAIL = 'admin@bench.example';
 /** The most active user (user 1 gets about 0.3% of all runs) and a typical one. */
 export const HEAVY_USER = 1;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { openDatabase, type Database, type Db } from '#server/db/client.js';
 import { userProfiles, users } from '#server/db/schema.js';
 import { hashPassword } from '#server/modules/auth/passwords.js';
+import { NO_DEVICE } from '#server/lib/device.js';
 import { openSession } from '#server/modules/auth/service.js';
 import { Metrics } from '#server/lib/metrics.js';
 import { applyLedgerEntry } from '#server/modules/credits/ledger.js';
@@ -57,7 +58,7 @@ export async function seedUsers(
         );
       });
     }
-    seeded.push({ id: user!.id, email, token: await openSession(db, user!.id, now) });
+    seeded.push({ id: user!.id, email, token: await openSession(db, user!.id, NO_DEVICE, now) });
   }
   return seeded;
 }

@@ -43,7 +43,7 @@ export interface ServerOptions {
   command?: [string, string[]];
 }
 
-export function rssMbOf(pid: number): number {
+function rssMbOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
   return kb / 1024;

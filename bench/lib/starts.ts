@@ -10,7 +10,7 @@ import { startWorker } from './worker.js';
 import { profileUnderLoad } from './profile.js';
 import { startServer, type ServerOptions } from './server.js';
 import { round } from './stats.js';
-import { wrk, type Contest, type ContestResult, type WrkOptions } from './wrk.js';
+import { wrk, type Contest, type ContestResult } from './wrk.js';
 
 /**
  * The load of the run-start benchmarks (the web's start and the API's): this many callers, each with this many
@@ -35,40 +35,20 @@ export async function startBareDebit(
   };
 }
 
-/**
- * A wrk contender named "flujo" at the starts' concurrency that adds up its requests and failed answers into
- * `counted`; `during` runs beside each round (a sampler).
- */
-export function countedStarts(
-  counted: { requests: number; errors: number },
-  load: Omit<WrkOptions, 'seconds' | 'connections'>,
-  during?: (seconds: number) => Promise<void>,
-): Contest {
-  return {
-    name: 'flujo',
-    round: async (seconds) => {
-      const running = wrk({ ...load, connections: STARTS.concurrency, seconds });
-      await during?.(seconds);
-      const r = await running;
-      counted.errors += r.errors + r.socketErrors;
-      counted.requests += r.requests;
-      return r.rps;
-    },
-  };
-}
-
-/** The checks every start benchmark ends with: no failed start, and the books balance afterwards. */
+/** The checks every start (or submit) benchmark ends with: no failed request, and the books balance afterwards. */
 export async function startChecks(
   label: string,
   target: DatabaseTarget,
   counted: { requests: number; errors: number },
+  /** What the load sent, for the check's name. */
+  requests = 'starts',
 ): Promise<Check[]> {
   const database = await openTarget(target);
   const mismatches = await ledgerMismatches(database.db);
   await database.close();
   return [
     {
-      what: `${label}: failed starts during the load`,
+      what: `${label}: failed ${requests} during the load`,
       measured: `${counted.errors} of ${counted.requests}`,
       budget: '0',
       pass: counted.errors === 0,

@@ -71,7 +71,7 @@ const GLYPH_SCALE = 3;
 const GLYPH_WIDTH = 4 * GLYPH_SCALE; // 3 columns and a 1-column gap
 
 /** A short label for a value: at most one decimal, as the glyphs can draw it. */
-export function valueLabel(value: number): string {
+function valueLabel(value: number): string {
   const rounded = Math.round(value * 10) / 10;
   return String(rounded).slice(0, 8);
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * The demo services parse it themselves, like any outside service would.
  */
 /** A file question's answer: the file's facts and a signed link to its bytes (valid while the run works). */
-export const ZFileAnswer = z.object({
+const ZFileAnswer = z.object({
   filename: z.string(),
   content_type: z.string(),
   size: z.number().int(),

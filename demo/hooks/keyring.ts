@@ -3,7 +3,7 @@
  * keeps the secret someone pasted into it. Only the seeding step fills it (demo/seed.ts); the routes read it
  * and nothing else, so they never look at Flujo's tables.
  */
-export class DemoKeyring {
+class DemoKeyring {
   readonly #secrets = new Map<string, string>();
 
   /** Holds `secret` for the workflow from now on, replacing whatever was given before. */

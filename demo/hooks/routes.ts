@@ -55,11 +55,15 @@ export const demoServices: FastifyPluginAsync<DemoServiceOptions, RawServerDefau
       try {
         json = JSON.parse(raw);
       } catch {
-        return reply.status(400).send({ error: 'The body must be JSON', code: 'VALIDATION_ERROR' });
+        return reply
+          .status(400)
+          .send({ error: 'The body must be JSON', code: 'VALIDATION_ERROR', key: 'default' });
       }
       const parsed = ZWebhookCall.safeParse(json);
       if (!parsed.success) {
-        return reply.status(400).send({ error: 'The body is not a webhook call', code: 'VALIDATION_ERROR' });
+        return reply
+          .status(400)
+          .send({ error: 'The body is not a webhook call', code: 'VALIDATION_ERROR', key: 'default' });
       }
       const call = parsed.data;
 
@@ -83,7 +87,9 @@ export const demoServices: FastifyPluginAsync<DemoServiceOptions, RawServerDefau
       // Like an n8n Header Auth: X-Flujo-Token, when sent, must be the workflow's fixed header value.
       const flujoToken = header('x-flujo-token');
       if (!signed || (flujoToken !== undefined && flujoToken !== flujoHeaderToken(secret))) {
-        return reply.status(401).send({ error: 'Invalid webhook signature', code: 'UNAUTHENTICATED' });
+        return reply
+          .status(401)
+          .send({ error: 'Invalid webhook signature', code: 'UNAUTHENTICATED', key: 'default' });
       }
 
       const answer = runDemo(request.params.slug, {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** How far a webhook-timestamp may be from our clock (Standard Webhooks' recommended five minutes). */
-export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
+const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
 
 export interface SignedRequest {
   id: string | undefined;

@@ -1,5 +1,64 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, demoPaymentsInProduction, loadConfig, startupWarnings } from './config.js';
+import {
+  ConfigError,
+  demoPaymentsInProduction,
+  ENV_VARIABLES,
+  loadConfig,
+  startupWarnings,
+} from './config.js';
+import { fromProjectRoot } from './lib/project-root.js';
+
+describe("the README's configuration table", () => {
+  /** The variables the table's rows name in their first cell (a row may name several). */
+  function documented(): string[] {
+    const readme = readFileSync(fromProjectRoot('README.md'), 'utf8');
+    const section = readme.slice(
+      readme.indexOf('## Configuration'),
+      readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1),
+    );
+    return section
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => [...line.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!));
+  }
+
+  it('documents every variable the server reads, and none it does not', () => {
+    const names = documented();
+    expect(ENV_VARIABLES.length).toBeGreaterThan(30);
+    expect(ENV_VARIABLES.filter((name) => !names.includes(name))).toEqual([]);
+    expect(names.filter((name) => !ENV_VARIABLES.includes(name))).toEqual([]);
+  });
+});
+
+describe('MCP_ALLOWED_ORIGINS', () => {
+  it("serves /mcp to PUBLIC_URL's origin and the listed ones, and to their host names", () => {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      PUBLIC_URL: 'https://flujo.example.com/',
+      MCP_ALLOWED_ORIGINS: 'https://agent.example.org, http://tools.example.net:8080',
+    });
+    expect(config.mcpAccess).toEqual({
+      origins: ['https://flujo.example.com', 'https://agent.example.org', 'http://tools.example.net:8080'],
+      hostnames: ['flujo.example.com', 'agent.example.org', 'tools.example.net'],
+    });
+  });
+
+  it('answers to every loopback name when PUBLIC_URL is a loopback address', () => {
+    const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'http://127.0.0.1:3000' });
+    expect(config.mcpAccess.hostnames.toSorted()).toEqual(['127.0.0.1', '[::1]', 'localhost']);
+    expect(config.mcpAccess.origins).toEqual(['http://127.0.0.1:3000']);
+  });
+
+  it.each(['agent.example.org', 'https://agent.example.org/path', 'ftp://x.example'])(
+    'refuses %s, naming the variable',
+    (value) => {
+      expect(() => loadConfig({ NODE_ENV: 'test', MCP_ALLOWED_ORIGINS: value })).toThrow(
+        /MCP_ALLOWED_ORIGINS/,
+      );
+    },
+  );
+});
 
 describe('DEMO_SLOW_STEP_MS', () => {
   it('paces the slow demo at 5 s a step by default (about 20 seconds in all)', () => {
@@ -205,6 +264,15 @@ describe('rate-limit counters (REDIS_URL, REDIS_KEY_PREFIX)', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(/REDIS_URL/);
     expect((error as Error).message).not.toContain('hunter2-secret');
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('trusts no proxy unless told, in production too', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).trustProxy).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).trustProxy).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', TRUST_PROXY: '10.0.0.5' }).trustProxy).toBe('10.0.0.5');
   });
 });
 

@@ -31,6 +31,11 @@ const ZEnv = z
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
     /** Where the stripe client sends its calls; only tests point it elsewhere. */
     STRIPE_API_URL: z.url().optional(),
+    /**
+     * Credits for a monthly plan's period nobody paid for (a trial, a 100% coupon): granted once per such
+     * period instead of the plan's. Default 0 (decision 119).
+     */
+    STRIPE_FREE_PERIOD_CREDITS: z.coerce.number().int().min(0).max(100_000).default(0),
     ALLOW_PRIVATE_WEBHOOKS: booleanFlag.optional(),
     /**
      * The key of the signed links through which workflow services fetch files uploaded as survey answers.
@@ -42,6 +47,22 @@ const ZEnv = z
       .string()
       .regex(/^[\w.:/, -]+$/, 'a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal')
       .optional(),
+    /**
+     * Origins besides PUBLIC_URL's whose pages may call /mcp (comma-separated, e.g. a web-based agent's own
+     * site); their host names are also served there. Anything else is refused as DNS rebinding.
+     */
+    MCP_ALLOWED_ORIGINS: z
+      .string()
+      .regex(
+        /^https?:\/\/[^/\s,]+(,\s*https?:\/\/[^/\s,]+)*$/,
+        'a comma-separated list of origins such as https://agent.example.com',
+      )
+      .optional(),
+    /**
+     * Seconds an OAuth access token for /mcp or /api/v1 is good for (decision 161): short, since a client
+     * refreshes it (a rotating refresh token) and a revoked grant's tokens are refused at once anyway.
+     */
+    OAUTH_ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86_400).default(600),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Also print unhandled errors to stderr: tests run with the app log off. A debugging aid. */
     DEBUG_ERRORS: booleanFlag.optional(),
@@ -207,12 +228,27 @@ export interface Config {
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   payments:
     | { provider: 'demo' }
-    | { provider: 'stripe'; secretKey: string; webhookSecret: string; apiUrl: string | undefined };
+    | {
+        provider: 'stripe';
+        secretKey: string;
+        webhookSecret: string;
+        apiUrl: string | undefined;
+        /** Credits for a plan period without payment (trial, 100% coupon); 0: none. */
+        freePeriodCredits: number;
+      };
   allowPrivateWebhooks: boolean;
   /** FILE_LINK_SECRET; undefined: the key kept in DATA_DIR (lib/file-link-secret.ts). Never logged. */
   fileLinkSecret: string | undefined;
   /** Proxies whose X-Forwarded-For entries are believed, as Fastify's `trustProxy` takes them; false: none. */
   trustProxy: string | false;
+  /**
+   * Who may reach /mcp (DNS-rebinding protection): the origins a page calling it may have, PUBLIC_URL's and
+   * MCP_ALLOWED_ORIGINS', and the host names a request may name, theirs (plus every loopback name when
+   * PUBLIC_URL is a loopback address, as a local server is reached by any of them).
+   */
+  mcpAccess: { origins: readonly string[]; hostnames: readonly string[] };
+  /** The OAuth authorization server (modules/oauth): seconds an access token lives (OAUTH_ACCESS_TOKEN_TTL). */
+  oauth: { accessTokenTtl: number };
   logLevel: string;
   /** Print unhandled errors to stderr as well (DEBUG_ERRORS). */
   debugErrors: boolean;
@@ -258,6 +294,21 @@ export function startupWarnings(config: Config): string[] {
 
 // Where `npm run build` puts the web app, found from the sources and from the built server alike.
 const BUILT_WEB_DIR = fromProjectRoot('dist/web');
+
+/** Every environment variable the server reads: the README's configuration table documents each (config.test.ts). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(ZEnv.shape);
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+function mcpAccessOf(publicUrl: string, allowed: string | undefined): Config['mcpAccess'] {
+  const origins = [publicUrl, ...(allowed ?? '').split(',')]
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .map((o) => new URL(o).origin);
+  const hostnames = new Set(origins.map((o) => new URL(o).hostname));
+  if (LOOPBACK_NAMES.includes(new URL(publicUrl).hostname)) for (const n of LOOPBACK_NAMES) hostnames.add(n);
+  return { origins: [...new Set(origins)], hostnames: [...hostnames] };
+}
 
 /** Parses the environment once; every bad variable is named in the error. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -318,14 +369,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             secretKey: e.STRIPE_SECRET_KEY ?? '',
             webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '',
             apiUrl: e.STRIPE_API_URL,
+            freePeriodCredits: e.STRIPE_FREE_PERIOD_CREDITS,
           }
         : { provider: 'demo' },
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? (embedded && demoWorkflows),
     fileLinkSecret: e.FILE_LINK_SECRET,
-    trustProxy:
-      e.TRUST_PROXY === 'false'
-        ? false
-        : (e.TRUST_PROXY ?? (e.NODE_ENV === 'production' ? 'loopback,linklocal,uniquelocal' : false)),
+    // No proxy is trusted unless named, in production too: trusting the private ranges by default let any
+    // client on such a network name its own address for the per-address limits.
+    trustProxy: e.TRUST_PROXY === undefined || e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
+    mcpAccess: mcpAccessOf(publicUrl, e.MCP_ALLOWED_ORIGINS),
+    oauth: { accessTokenTtl: e.OAUTH_ACCESS_TOKEN_TTL },
     logLevel: e.LOG_LEVEL,
     debugErrors: e.DEBUG_ERRORS ?? false,
     webDir: e.WEB_DIR ?? BUILT_WEB_DIR,

@@ -19,7 +19,7 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 
 /** The connection pool's state, for the metrics. */
-export interface PoolStats {
+interface PoolStats {
   /** Connections open, busy or idle. */
   total: number;
   idle: number;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { postgresTarget } from '../test/template.js';
 import { PostgresNotifications } from './notifications.js';
 
 /**
@@ -8,7 +9,12 @@ import { PostgresNotifications } from './notifications.js';
  * embedded run must pass on a machine with no PostgreSQL at all. The embedded database's notifications are
  * PGlite's own; the two-instance tests (multi-instance.test.ts) go through them on both databases.
  */
-const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? '';
+const SUITE_URL = process.env.TEST_DATABASE_URL ?? '';
+/**
+ * The server's maintenance database: TEST_DATABASE_URL names the base of the databases the suite creates
+ * (global-setup.ts), which need not exist itself, and notifications need no tables.
+ */
+const POSTGRES_URL = SUITE_URL ? postgresTarget(SUITE_URL).adminUrl : '';
 
 /** A channel no other test listens on. */
 const channel = () => `test_${[...randomBytes(8)].map((b) => String.fromCharCode(97 + (b % 26))).join('')}`;
@@ -105,11 +111,11 @@ describe.runIf(POSTGRES_URL !== '')('PostgreSQL notifications', () => {
     const failures: Error[] = [];
     notifications.onLost((err) => failures.push(err));
     notifications.listen(channel(), () => undefined);
-    const deadline = Date.now() + 10_000;
-    while (failures.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(failures.length).toBeGreaterThanOrEqual(3);
+    await vi.waitFor(() => expect(failures.length).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
     await notifications.close();
     const after = failures.length;
+    // Nothing marks a retry that does not happen: 150 ms holds several of the 40 ms backoffs, so a retry loop
+    // that outlived close would have failed again within it.
     await new Promise((r) => setTimeout(r, 150));
     expect(failures.length).toBe(after);
   });

@@ -67,10 +67,7 @@ function notPromotedMessage(email: string): string {
 }
 
 /** The account that holds this address, if any. */
-export async function accountByEmail(
-  db: Db,
-  email: string,
-): Promise<{ id: string; isAdmin: boolean } | undefined> {
+async function accountByEmail(db: Db, email: string): Promise<{ id: string; isAdmin: boolean } | undefined> {
   const [row] = await db
     .select({ id: users.id, isAdmin: userProfiles.isAdmin })
     .from(users)
@@ -94,7 +91,7 @@ async function createAdmin(deps: AccountDeps, email: string, password: string): 
  * The admin the start makes sure of (ADMIN_EMAIL, or the demo admin): created when the address is free; an
  * existing admin is kept as it is, password included; an existing non-admin is never promoted ('refused').
  */
-export async function ensureStartupAdmin(
+async function ensureStartupAdmin(
   deps: AccountDeps,
   email: string,
   password: string,

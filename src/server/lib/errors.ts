@@ -28,7 +28,12 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
 
   /** The error's text in one language. */
   messageIn(language: TLanguage): string {
-    return errorText(language, this.code, this.textKey, this.params);
+    return errorText(language, this.code, this.textKey, this.paramsIn(language));
+  }
+
+  /** The values its text names, as a reader of `language` sees them (a client words the text with them). */
+  paramsIn(_language: TLanguage): ErrorParams | undefined {
+    return this.params;
   }
 }
 

@@ -20,5 +20,10 @@ export function openEventStream(reply: FastifyReply): ServerResponse {
   // Sent now rather than with the first event: a reader that resumes may wait a while for one, and should know
   // at once that its stream is open.
   res.flushHeaders();
+  // A reader who left while the request was being handled (a chat's Stop pressed at once) closed the connection
+  // before anyone listened: its 'close' has passed and would not come again. It is emitted once more after the
+  // caller has attached its listeners (synchronously after this call), so the stream ends as for any reader who
+  // goes away: nothing of a chat reply kept, the events' loop ended, the open-streams gauge down.
+  if (res.destroyed) setImmediate(() => res.emit('close'));
   return res;
 }

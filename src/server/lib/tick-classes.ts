@@ -11,7 +11,7 @@ import { executionAsyncResource } from 'node:async_hooks';
  * catalogue's load the generic path took about a tenth of the server's CPU time (bench/FINDINGS.md). A live
  * record keeps its classes alive, so the fast path stays.
  */
-export const heldTick: { record?: object } = {};
+const heldTick: { record?: object } = {};
 
 process.nextTick(() => {
   // Inside a nextTick callback the current resource is that tick's own record.

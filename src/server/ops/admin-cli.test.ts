@@ -9,6 +9,7 @@ import { signUpUser, TestClient, uniqueEmail } from '../test/client.js';
 import { testClock, type TestApp } from '../test/harness.js';
 import { freePort } from '../modules/executions/testing/workflow-service.js';
 import { startServerProcess, useProcessDatabase } from '../test/server-process.js';
+import { compiled } from '../test/compiled-server.js';
 import { runAdminCli } from './admin-cli.js';
 import { Metrics } from '../lib/metrics.js';
 
@@ -190,16 +191,7 @@ describe('npm run admin -- create', () => {
       const user = await withApp((t) => signUpUser(t));
       const outcome = await promisify(execFile)(
         process.execPath,
-        [
-          '--import',
-          'tsx',
-          'src/server/cli/admin.ts',
-          'create',
-          '--email',
-          user.email,
-          '--password',
-          'x-password-1',
-        ],
+        [compiled('cli/admin'), 'create', '--email', user.email, '--password', 'x-password-1'],
         { env: { ...process.env, ...database.env } },
       ).then(
         ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),

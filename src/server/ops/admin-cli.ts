@@ -5,7 +5,7 @@ import { openConfiguredDatabase } from '../db/open.js';
 import { promoteCommand, seed, setAdminCredentials } from '../db/seed.js';
 import { Metrics } from '../lib/metrics.js';
 
-export const ADMIN_USAGE = `Create an admin, or replace an admin's password.
+const ADMIN_USAGE = `Create an admin, or replace an admin's password.
 
 Usage:
   npm run admin -- create --email <email> --password <password (8+ characters)> [--promote-existing]

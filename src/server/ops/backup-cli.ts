@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { EXIT_USAGE, parseCliArgs, type CliOutput } from './cli.js';
 import { backupPglite, restorePglite } from './backup.js';
 
-export const BACKUP_USAGE = `Back up or restore the embedded database (PGlite) in DATA_DIR. Stop the server first.
+const BACKUP_USAGE = `Back up or restore the embedded database (PGlite) in DATA_DIR. Stop the server first.
 
 Usage:
   npm run backup                                   same as "create"

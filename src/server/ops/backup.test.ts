@@ -13,8 +13,10 @@ import { createAccount } from '../modules/auth/service.js';
 import { backupPglite, restorePglite } from './backup.js';
 import { runBackupCli } from './backup-cli.js';
 import { Metrics } from '../lib/metrics.js';
+import { compiled } from '../test/compiled-server.js';
 
-// Opening PGlite data directories and starting the CLI under tsx are slow on a busy 2-core machine.
+// Opening PGlite data directories (and compiling the server, for the first process test) is slow on a busy
+// 2-core machine.
 const SLOW = 180_000;
 /**
  * `npm run backup` is the embedded database's (a PostgreSQL deployment uses pg_dump): these tests open their
@@ -117,7 +119,7 @@ describe.runIf(EMBEDDED_RUN)('embedded database backup: refusals', () => {
 
 describe.runIf(EMBEDDED_RUN)('npm run backup: the round trip through the real CLI', () => {
   const cli = (args: string[], env: Record<string, string>) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/cli/backup.ts', ...args], {
+    promisify(execFile)(process.execPath, [compiled('cli/backup'), ...args], {
       env: { ...process.env, DATABASE_URL: '', ...env },
     }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),

@@ -1,11 +1,21 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromProjectRoot } from '../lib/project-root.js';
+import { COMPILED_BUILD } from '../test/compiled-server.js';
 
 // `npm run admin` and `npm run backup` on an install without devDependencies (`npm run build`, then
 // `npm ci --omit=dev`): the compiled command lines, run by node, must find every package they import among
@@ -72,7 +82,7 @@ describe('the command lines without devDependencies', () => {
   });
 
   // The compiled command lines run on the embedded database whatever the suite's database is, so the embedded
-  // runs (both Node versions) cover them; the PostgreSQL run would only do the same slow build a third time.
+  // runs (both Node versions) cover them; the PostgreSQL run would only repeat them.
   describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
     'compiled, beside the production packages only',
     () => {
@@ -99,19 +109,11 @@ describe('the command lines without devDependencies', () => {
         for (let up = dirname(dir); up !== dirname(up); up = dirname(up)) {
           expect(existsSync(join(up, 'node_modules')), up).toBe(false);
         }
-        const tsc = spawnSync(
-          process.execPath,
-          [
-            join(ROOT, 'node_modules/typescript/bin/tsc'),
-            '-p',
-            'tsconfig.server.json',
-            '--outDir',
-            join(dir, 'dist'),
-          ],
-          { cwd: ROOT, encoding: 'utf8' },
-        );
-        expect(tsc.stdout + tsc.stderr).toBe('');
-        spawnSync(process.execPath, ['scripts/build-package.mjs', join(dir, 'dist')], { cwd: ROOT });
+        // The build `npm run build` makes (compiled once for every process test), as a deployment copies it.
+        cpSync(COMPILED_BUILD, join(dir, 'dist'), {
+          recursive: true,
+          filter: (source) => !source.endsWith('.map') && !source.includes(`${sep}dist${sep}web`),
+        });
         // The build finds its migrations below its parent, as dist/ finds them in a checkout.
         symlinkSync(join(ROOT, 'src'), join(dir, 'src'));
         // The top-level packages of a production install, as `npm ci --omit=dev` would leave them.

@@ -289,7 +289,7 @@ describe.runIf(onPostgres)('two instances behind nginx, with PostgreSQL, Redis a
     expect(crossed.length, JSON.stringify({ stream, callbacks, seen })).toBeGreaterThan(0);
     await balanceShown(30);
 
-    // The sign-up limit (5 an hour per address) is counted once in Redis for both instances: with the
+    // The sign-up limit (5 an hour per address) is counted once in the database for both instances: with the
     // browser's sign-up, four more from this address pass, wherever each lands, and then neither accepts one.
     const signUp = async (i: number, n: number) => {
       const res = await fetch(`http://${instance(i)}/api/auth/signup`, {
@@ -306,7 +306,13 @@ describe.runIf(onPostgres)('two instances behind nginx, with PostgreSQL, Redis a
     const statuses: number[] = [];
     for (let n = 0; n < 6; n++) statuses.push(await signUp(n % 2, n));
     expect(statuses).toEqual([201, 201, 201, 201, 429, 429]);
-    expect(await redis.client.hget(`${redis.prefix}rate:signup:ip:127.0.0.1`, 'count')).toBe('7');
+    const [signups] = await database.withDb((db) =>
+      queryRows<{ failures: number }>(
+        db,
+        sql`select failures from auth_throttle where key = 'signup:ip:127.0.0.1'`,
+      ),
+    );
+    expect(signups?.failures).toBe(7);
 
     // The slow demo again, and the instance that is not running the demo service's timers is killed as soon
     // as the first progress message shows: the run finishes on the other, and the page gets there.

@@ -1,88 +1,86 @@
 import { Agent, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../modules/executions/testing/workflow-service.js';
-import {
-  PROCESS_ADMIN,
-  raiseProcessSignupLimit,
-  startServerProcess,
-  useProcessDatabase,
-} from '../test/server-process.js';
+import { PROCESS_ADMIN, useSurveyProcesses } from '../test/server-process.js';
+import { fetchApi } from '../test/signup-limit.js';
 
-// Starting the server under tsx on a busy 2-core machine can take a minute; the test itself a few seconds.
-const STARTUP_DEADLINE_MS = 150_000;
+const REQUESTS = 50;
 const TEST_TIMEOUT_MS = 240_000;
 
-const database = useProcessDatabase('shutdown', TEST_TIMEOUT_MS);
-
 describe('graceful shutdown', () => {
+  const world = useSurveyProcesses('shutdown');
+
   it(
-    'answers every one of 50 requests in flight when SIGTERM arrives, then exits 0',
+    `answers every one of ${REQUESTS} requests in flight when SIGTERM arrives, then exits 0`,
     async () => {
-      const server = await startServerProcess({
-        port: await freePort(),
-        env: { ...database.env, ADMIN_EMAIL: PROCESS_ADMIN.email, ADMIN_PASSWORD: PROCESS_ADMIN.password },
-        deadlineMs: STARTUP_DEADLINE_MS,
-      });
+      const server = await world.start(await freePort());
       const { url } = server;
-      // 50 sign-ups from one address: far past the product's default per-address allowance.
-      await raiseProcessSignupLimit(server);
-
-      // 50 connections the server has already accepted (a first request answered on each), so that the
-      // requests below are on the server's side, not in the kernel's accept queue, when the signal comes.
-      const agent = new Agent({ keepAlive: true, maxSockets: 50 });
-      await Promise.all(
-        Array.from(
-          { length: 50 },
-          () =>
-            new Promise<void>((resolve, reject) => {
-              request(`${url}/healthz`, { agent }, (res) => res.resume().on('end', resolve))
-                .on('error', reject)
-                .end();
-            }),
-        ),
+      const call = fetchApi(url);
+      const signin = await call('POST', '/api/auth/signin', PROCESS_ADMIN, undefined);
+      const cookie = signin.cookie;
+      expect(signin.status).toBe(200);
+      const me = (await call('GET', '/api/auth/me', undefined, cookie)).body as { id: string };
+      const granted = await call(
+        'POST',
+        '/api/admin/users/adjust-credits',
+        { userId: me.id, amount: REQUESTS, reason: 'shutdown test' },
+        cookie,
       );
-      expect(Object.values(agent.freeSockets).flat()).toHaveLength(50);
+      expect(granted.status).toBe(200);
+      const created = await call('POST', '/api/account/api-keys', { name: 'shutdown' }, cookie);
+      expect(created.status).toBe(201);
+      const { key } = created.body as { key: string };
 
-      // Sign-up hashes a password with argon2 (tens of ms each), so most of the 50 are still being worked on at
-      // the signal; each is in flight once its bytes are all written.
-      const sent: Array<Promise<void>> = [];
+      // Each run asks the server to wait for its end, and the workflow service accepts the answers and never
+      // posts a result: every request is held by the server, whatever the machine's speed, until the shutdown
+      // ends its wait. Each on its own connection, as separate integrations would send them.
+      const agent = new Agent({ keepAlive: true, maxSockets: REQUESTS });
+      let killedAt = 0;
       const inFlight = Array.from(
-        { length: 50 },
-        (_, i) =>
-          new Promise<{ status: number; at: number; connection?: string }>((resolve) => {
-            const body = JSON.stringify({
-              email: `shutdown-${i}@test.example`,
-              password: 'shutdown-password-1',
-              fullName: 'S',
-            });
-            const req = request(
-              `${url}/api/auth/signup`,
-              { method: 'POST', agent, headers: { 'content-type': 'application/json', origin: url } },
-              (res) => {
-                res.resume();
-                res.on('end', () =>
-                  resolve({
-                    status: res.statusCode ?? 0,
-                    at: Date.now(),
-                    connection: res.headers.connection,
-                  }),
-                );
-              },
-            );
-            req.on('error', () => resolve({ status: 0, at: Date.now() }));
-            sent.push(new Promise((written) => req.on('finish', written)));
-            req.end(body);
-          }),
+        { length: REQUESTS },
+        () =>
+          new Promise<{ status: number; runStatus?: string; connection?: string; afterKill: boolean }>(
+            (resolve) => {
+              const req = request(
+                `${url}/api/v1/runs`,
+                {
+                  method: 'POST',
+                  agent,
+                  headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+                },
+                (res) => {
+                  const chunks: Buffer[] = [];
+                  res.on('data', (c: Buffer) => chunks.push(c));
+                  res.on('end', () => {
+                    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+                      status?: string;
+                    };
+                    resolve({
+                      status: res.statusCode ?? 0,
+                      runStatus: body.status,
+                      connection: res.headers.connection,
+                      afterKill: killedAt > 0,
+                    });
+                  });
+                },
+              );
+              req.on('error', () => resolve({ status: 0, afterKill: killedAt > 0 }));
+              req.end(JSON.stringify({ workflowId: world.workflowId, answers: { q1: 'Ana' }, wait: 60 }));
+            },
+          ),
       );
-      await Promise.all(sent);
-      const killedAt = Date.now();
+      // Every run's answers reached the workflow: all requests are now waiting inside the server.
+      await expect.poll(() => world.service.calls.length, { timeout: 120_000, interval: 50 }).toBe(REQUESTS);
+      killedAt = Date.now();
       server.child.kill('SIGTERM');
       const answers = await Promise.all(inFlight);
-      expect(answers.filter((a) => a.status !== 201).map((a) => ({ ...a, at: a.at - killedAt }))).toEqual([]);
-      // Answers given while draining close their connection, so no idle keep-alive socket holds the exit up.
-      expect(answers.some((a) => a.connection === 'close')).toBe(true);
-      // The test means something only if requests were still being worked on when the signal came.
-      expect(answers.filter((a) => a.at > killedAt).length).toBeGreaterThan(5);
+
+      // Each was answered after the signal, with its run as it stands (still running: no result came), and
+      // closing its connection, so no idle keep-alive socket holds the exit up.
+      expect(answers.filter((a) => !a.afterKill)).toEqual([]);
+      expect(answers.map((a) => `${a.status} ${a.runStatus} ${a.connection}`)).toEqual(
+        Array.from({ length: REQUESTS }, () => '201 running close'),
+      );
       expect(await server.exited, server.stderr()).toBe(0);
       agent.destroy();
     },

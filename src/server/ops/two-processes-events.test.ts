@@ -54,7 +54,7 @@ describe.runIf(onPostgres)('run events across two server processes', () => {
     const call = service.callFor(runId);
     const completion = post(
       `${a.url}/api/executions/${runId}/complete`,
-      { responses: [{ question: 'Topic?', answer: 'two' }] },
+      { responses: [{ questionId: 'q1', answer: 'two' }] },
       cookie,
     );
     const token = { execution_id: runId, secret_token: (await call).body.secret_token };

@@ -14,9 +14,6 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Lines reach the destination in batches, at most 20 ms after their requests; a later timer fires after. */
-const afterBatch = () => new Promise<void>((resolve) => setTimeout(resolve, 25));
-
 const logLines = () =>
   written
     .join('')
@@ -26,11 +23,11 @@ const logLines = () =>
 
 describe('request log', () => {
   it('writes one JSON line per answered request: its id, method, url, status and milliseconds', async () => {
-    await afterBatch();
+    t.app.flushAccessLog();
     written.length = 0;
     await t.app.inject({ method: 'GET', url: '/api/workflows/public?q=%22quoted%22' });
     await t.app.inject({ method: 'GET', url: '/api/executions' });
-    await afterBatch();
+    t.app.flushAccessLog();
     const requests = logLines().filter((l) => l.msg === 'request');
     expect(requests.map((l) => [l.method, l.url, l.status])).toEqual([
       ['GET', '/api/workflows/public?q=%22quoted%22', 200],
@@ -43,7 +40,7 @@ describe('request log', () => {
   });
 
   it('never writes a password or a session token', async () => {
-    await afterBatch();
+    t.app.flushAccessLog();
     written.length = 0;
     const password = 'a-secret-password-77';
     const signup = await t.app.inject({
@@ -57,7 +54,7 @@ describe('request log', () => {
     const token = cookie.split('=')[1]!;
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
     expect(me.statusCode).toBe(200);
-    await afterBatch();
+    t.app.flushAccessLog();
     const log = written.join('');
     expect(logLines().filter((l) => l.msg === 'request')).toHaveLength(2);
     expect(log).not.toContain(password);

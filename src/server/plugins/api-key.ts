@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.js';
 import { authenticateApiKey, type ApiPrincipal } from '../modules/apikeys/service.js';
+import { protectedResourceMetadataUrl } from '../modules/oauth/routes.js';
+import { authenticateAccessToken, isApiKey, resourceOfPath } from '../modules/oauth/service.js';
 import type { AppDeps } from '../types.js';
 
 const BEARER = /^Bearer (\S+)$/;
@@ -10,9 +12,16 @@ export function presentedApiKey(request: FastifyRequest): string | null {
   return BEARER.exec(request.headers.authorization ?? '')?.[1] || null;
 }
 
-/** The one refusal of a missing or bad key: the same body and header whatever was wrong with it. */
-export function refuseApiKey(reply: FastifyReply): never {
-  void reply.header('www-authenticate', 'Bearer realm="flujo"');
+/**
+ * The one refusal of a missing or bad key or token: the same body and header whatever was wrong with it. The
+ * header names the resource's metadata (RFC 9728), where an OAuth client such as Claude's connector discovers
+ * how to get a token.
+ */
+export function refuseApiKey(reply: FastifyReply, deps: AppDeps): never {
+  const { publicUrl } = deps.config;
+  const resource = resourceOfPath(publicUrl, reply.request.url) === `${publicUrl}/mcp` ? 'mcp' : 'api';
+  const metadata = protectedResourceMetadataUrl(publicUrl, resource);
+  void reply.header('www-authenticate', `Bearer realm="flujo", resource_metadata="${metadata}"`);
   throw new AppError('UNAUTHENTICATED', 'apiKeyRequired');
 }
 
@@ -26,12 +35,41 @@ export async function requireApiKey(
   reply: FastifyReply,
   deps: AppDeps,
 ): Promise<ApiPrincipal> {
+  const principal = await apiKeyOf(request, deps);
+  if (!principal) refuseApiKey(reply, deps);
+  return principal;
+}
+
+/**
+ * The live key or OAuth access token the request presents, or null; looked up once per request (the rate limit
+ * asks first, the route after it). A token counts only for the resource it was issued for (/mcp or /api/v1).
+ */
+export function apiKeyOf(request: FastifyRequest, deps: AppDeps): Promise<ApiPrincipal | null> {
   const cache = request as FastifyRequest & { _apiKey?: Promise<ApiPrincipal | null> };
   if (!cache._apiKey) {
     const presented = presentedApiKey(request);
-    cache._apiKey = presented ? authenticateApiKey(deps, presented) : Promise.resolve(null);
+    cache._apiKey = !presented
+      ? Promise.resolve(null)
+      : isApiKey(presented)
+        ? authenticateApiKey(deps, presented)
+        : authenticateAccessToken(deps, presented, resourceOfPath(deps.config.publicUrl, request.url));
   }
-  const principal = await cache._apiKey;
-  if (!principal) refuseApiKey(reply);
+  return cache._apiKey;
+}
+
+/**
+ * An admin API key (scope 'admin') of an account that is still an admin, or 401 (no live key) / 403 (a key
+ * that may not manage): the guard of /api/v1/admin/ (decision 152). A demoted admin's admin keys keep their
+ * owner's own API but lose this at once, as the admin check reads the owner's profile on every request.
+ */
+export async function requireAdminKey(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: AppDeps,
+): Promise<ApiPrincipal> {
+  const principal = await requireApiKey(request, reply, deps);
+  if (principal.scope !== 'admin' || !principal.user.isAdmin) {
+    throw new AppError('FORBIDDEN', 'adminKeyRequired');
+  }
   return principal;
 }

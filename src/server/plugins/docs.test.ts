@@ -10,7 +10,8 @@ import { listRoutes } from '#server/test/routes.js';
 import { OPERATION_EXAMPLES } from './openapi-examples.js';
 import type { OpenApiDocument } from './openapi-document.js';
 
-const t = useTestApp();
+// With the demo services, as the embedded database serves them out of the box.
+const t = useTestApp({ DEMO_WORKFLOWS: 'true' });
 const dir = mkdtempSync(join(tmpdir(), 'flujo-openapi-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -88,17 +89,29 @@ describe('the OpenAPI document at /api/docs/json', () => {
       }
     }
     expect(new Set(ids).size).toBe(ids.length);
-    // Every API route the app serves is documented (the web app's files, health checks and metrics are not API).
+    // Every API route the app serves is documented (the web app's files, robots.txt and the sitemap, health
+    // checks and metrics are not API).
     const documented = new Set(ops.map(({ method, path }) => `${method.toUpperCase()} ${path}`));
     const served = listRoutes(t.app)
-      .filter((r) => !['/healthz', '/readyz', '/metrics'].includes(r.url))
+      .filter((r) => !['/healthz', '/readyz', '/metrics', '/robots.txt', '/sitemap.xml'].includes(r.url))
       .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}').replace(/(.)\/$/, '$1')}`);
-    const hidden = ['DELETE /mcp'];
+    // The OAuth authorization server's endpoints: their contract is the RFCs', and docs/api.md lists them.
+    const hidden = [
+      'DELETE /mcp',
+      'GET /oauth/authorize',
+      'GET /oauth/authorize/{uid}',
+      'POST /oauth/token',
+      'POST /oauth/register',
+      'POST /oauth/revoke',
+      'GET /oauth/jwks',
+      'GET /.well-known/openid-configuration',
+      'GET /.well-known/oauth-authorization-server',
+    ];
     expect(served.filter((k) => !documented.has(k) && !hidden.includes(k))).toEqual([]);
 
     const schemes = doc.components?.securitySchemes ?? {};
     expect(Object.keys(schemes).sort()).toEqual(
-      ['apiKey', 'runResultToken', 'sessionCookie', 'stripeSignature'].sort(),
+      ['apiKey', 'runResultToken', 'sessionCookie', 'stripeSignature', 'webhookSignature'].sort(),
     );
     const securityOf = (method: string, path: string) => doc.paths?.[path]?.[method]?.security;
     expect(securityOf('post', '/api/v1/runs')).toEqual([{ apiKey: [] }]);
@@ -109,6 +122,34 @@ describe('the OpenAPI document at /api/docs/json', () => {
     expect(securityOf('post', '/api/payments/stripe/webhook')).toEqual([{ stripeSignature: [] }]);
     expect(securityOf('post', '/api/auth/signin')).toEqual([]);
     expect(securityOf('get', '/api/workflows/public')).toEqual([{}, { sessionCookie: [] }]);
+    // The demo services take a signed webhook call, as any workflow service does, never a session.
+    expect(securityOf('post', '/demo-hooks/{slug}')).toEqual([{ webhookSignature: [] }]);
+  });
+
+  it('names every field of the public API and the MCP server in camelCase (decision 137)', async () => {
+    const doc = JSON.parse(await documentJson()) as OpenApiDocument;
+    const schemas = doc.components?.schemas ?? {};
+    const names = new Set<string>();
+    const seen = new Set<unknown>();
+    // Every property name a schema (and the schemas it refers to or nests) declares.
+    const walk = (node: unknown): void => {
+      if (!node || typeof node !== 'object' || seen.has(node)) return;
+      seen.add(node);
+      const record = node as Record<string, unknown>;
+      if (typeof record.$ref === 'string') walk(schemas[record.$ref.replace('#/components/schemas/', '')]);
+      if (record.properties && typeof record.properties === 'object') {
+        for (const name of Object.keys(record.properties)) names.add(name);
+      }
+      for (const [key, value] of Object.entries(record)) if (key !== 'example') walk(value);
+    };
+    const publicPaths = Object.entries(doc.paths ?? {}).filter(
+      ([path]) => path.startsWith('/api/v1/') || path === '/mcp',
+    );
+    expect(publicPaths.length).toBeGreaterThan(5);
+    for (const [, item] of publicPaths) walk(item);
+    expect(names).toContain('resultUrl');
+    // The JSON-RPC envelope's own names are one word each, so any underscore is a field of ours.
+    expect([...names].filter((name) => !/^[a-z][A-Za-z0-9]*$/.test(name))).toEqual([]);
   });
 
   it("shows the public API's examples, each valid for the contract", async () => {

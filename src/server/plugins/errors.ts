@@ -18,6 +18,12 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   429: 'RATE_LIMITED',
 };
 
+/** Fastify's refusals of a JSON body it could not parse, as cases of VALIDATION_ERROR. */
+const UNPARSED_BODY: Partial<Record<string, 'invalidJsonBody' | 'emptyJsonBody'>> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalidJsonBody',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'emptyJsonBody',
+};
+
 /**
  * PostgreSQL's class 22 ("data exception": invalid byte sequence, value out of range, bad text form) comes
  * only from a value sent to the database; drivers put the SQLSTATE on the error or, through Drizzle, its cause.
@@ -33,12 +39,18 @@ function isDataException(err: unknown): boolean {
 
 /** A 500 says nothing of its cause, only the request id a person can quote (the log line has the rest). */
 function internalError(language: TLanguage, requestId: string) {
-  return { error: errorText(language, 'INTERNAL_ERROR', 'default'), code: 'INTERNAL_ERROR', requestId };
+  return {
+    error: errorText(language, 'INTERNAL_ERROR', 'default'),
+    code: 'INTERNAL_ERROR',
+    key: 'default',
+    requestId,
+  };
 }
 
 /**
- * Every error leaves as `{ error, code }`, its text in the caller's language (`lng` cookie, Accept-Language,
- * English); a 5xx never shows its internals, and carries the `requestId` of its log lines instead.
+ * Every error leaves as `{ error, code, key }`: its text in the caller's language (`lng` cookie,
+ * Accept-Language, English), and the case of its code as the text's key in the catalogue (with the `params`
+ * the text names), for a client that words the error itself; a 5xx never shows its internals, and carries the `requestId` of its log lines instead.
  * `debugErrors` (DEBUG_ERRORS) also prints an unhandled error to stderr, where a developer sees it without
  * reading the JSON log.
  */
@@ -50,9 +62,12 @@ export function registerErrorHandling(app: App, options: { debugErrors: boolean 
         void reply.header('retry-after', String(err.details.retryAfter));
       }
       if (err.status >= 500) request.log.warn({ code: err.code }, err.message);
+      const params = err.paramsIn(language);
       return reply.status(err.status).send({
         error: err.messageIn(language),
         code: err.code,
+        key: err.textKey,
+        ...(params ? { params } : {}),
         ...(err.details ? { details: err.details } : {}),
         ...(err.status >= 500 ? { requestId: request.id } : {}),
       });
@@ -62,11 +77,12 @@ export function registerErrorHandling(app: App, options: { debugErrors: boolean 
         field: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
         message: v.message ?? 'invalid',
       }));
+      const params = { fields: fields.map((f) => f.field || f.message).join(', ') };
       return reply.status(400).send({
-        error: errorText(language, 'VALIDATION_ERROR', 'invalidRequest', {
-          fields: fields.map((f) => f.field || f.message).join(', '),
-        }),
+        error: errorText(language, 'VALIDATION_ERROR', 'invalidRequest', params),
         code: 'VALIDATION_ERROR',
+        key: 'invalidRequest',
+        params,
         details: { fields },
       });
     }
@@ -79,6 +95,16 @@ export function registerErrorHandling(app: App, options: { debugErrors: boolean 
       return reply.status(400).send({
         error: errorText(language, 'VALIDATION_ERROR', 'valueNotStorable'),
         code: 'VALIDATION_ERROR',
+        key: 'valueNotStorable',
+      });
+    }
+    const unparsed = UNPARSED_BODY[err.code];
+    if (unparsed) {
+      // Fastify's own text for a body it could not parse is English only; these are worded as any other 400.
+      return reply.status(400).send({
+        error: errorText(language, 'VALIDATION_ERROR', unparsed),
+        code: 'VALIDATION_ERROR',
+        key: unparsed,
       });
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
@@ -87,7 +113,7 @@ export function registerErrorHandling(app: App, options: { debugErrors: boolean 
       // The framework's own texts are English only: an English reader keeps their detail, others get the
       // code's wording in their language.
       const error = language === 'en' ? err.message : errorText(language, code, 'default');
-      return reply.status(status).send({ error, code });
+      return reply.status(status).send({ error, code, key: 'default' });
     }
     request.log.error({ err }, 'unhandled error');
     if (options.debugErrors) console.error(err);

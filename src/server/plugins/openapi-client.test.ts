@@ -47,13 +47,13 @@ export async function nightly(): Promise<string> {
 
   const { data: again } = await client.GET('/api/v1/runs/{id}', { params: { path: { id: run.id } } });
   const status: Status | undefined = again?.status;
-  const file: string | null | undefined = again?.result_url;
+  const file: string | null | undefined = again?.resultUrl;
   return [status, price, run.creditsUsed, file].join(' ');
 }
 `;
 
-/** The same calls with a body the API does not take (`workflow` for `workflowId`). */
-const WRONG_BODY = PROGRAM.replace('body: { workflowId: first.id,', 'body: { workflow: first.id,');
+/** The same calls with a body the API does not take (the seconds to wait as words). */
+const WRONG_BODY = PROGRAM.replace('wait: 30', "wait: 'thirty'");
 
 async function typesFor(doc: OpenAPI3): Promise<string> {
   return astToString(await openapiTS(doc));
@@ -92,7 +92,7 @@ describe('a typed client generated from the OpenAPI document', () => {
 
     // The check bites: a wrong body, and the runs route gone from the document.
     const wrong = compile('wrong-body', types, WRONG_BODY);
-    expect(wrong.join('\n')).toMatch(/main\.ts\(\d+\).*workflow/);
+    expect(wrong.join('\n')).toMatch(/main\.ts\(\d+\).*'string'.*'number'/);
     const withoutRuns = structuredClone(doc);
     delete withoutRuns.paths?.['/api/v1/runs'];
     const missing = compile('no-runs-route', await typesFor(withoutRuns), PROGRAM);

@@ -64,6 +64,15 @@ export const SECURITY_SCHEMES = {
     name: 'Stripe-Signature',
     description: "Stripe's signature of the event, checked with the webhook's signing secret.",
   },
+  webhookSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'webhook-signature',
+    description:
+      'The Standard Webhooks signature Flujo sends with every webhook call (`v1,<base64 HMAC-SHA256>` over ' +
+      "`webhook-id.webhook-timestamp.body`, keyed by the workflow's secret), beside `webhook-id` and " +
+      '`webhook-timestamp`. See docs/webhook-contract.md.',
+  },
 } as const;
 
 type Scheme = keyof typeof SECURITY_SCHEMES;
@@ -125,6 +134,9 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /api/admin/emails/{id}': 'adminGetEmail',
   'POST /api/admin/emails/{id}/retry': 'adminRetryEmail',
   'POST /api/admin/translate': 'adminTranslate',
+  'GET /api/admin/insights': 'adminGetInsights',
+  'GET /api/admin/exports/runs': 'adminExportRuns',
+  'GET /api/admin/exports/ledger': 'adminExportLedger',
 };
 
 /** Routes anyone may call; a session changes nothing or is optional (an admin sees private workflows). */
@@ -140,12 +152,14 @@ const OPEN: Record<string, 'none' | 'optionalSession'> = {
 };
 
 /** What authorises a route, from where app.ts mounts it. */
-export function accessOf(method: string, path: string): Access {
+function accessOf(method: string, path: string): Access {
   const key = `${method.toUpperCase()} ${path}`;
   if (OPEN[key]) return OPEN[key];
   if (path.startsWith('/api/v1/') || path === '/mcp') return 'apiKey';
   if (path === '/api/workflow-result') return 'runResultToken';
   if (path === '/api/payments/stripe/webhook') return 'stripeSignature';
+  // The built-in demo services check the webhook signature, as a real workflow service does; no cookie.
+  if (path.startsWith('/demo-hooks/')) return 'webhookSignature';
   if (path.startsWith('/api/admin/') || key === 'DELETE /api/workflows/{id}') return 'admin';
   return 'session';
 }
@@ -174,6 +188,7 @@ const UNAUTHENTICATED: Record<Access, string> = {
     'this same answer',
   runResultToken: 'Unknown run or wrong secret_token; nothing was changed',
   stripeSignature: 'Missing or wrong signature',
+  webhookSignature: 'Missing, stale or wrong webhook signature',
 };
 
 const FORBIDDEN: Record<Access, string> = {
@@ -184,6 +199,7 @@ const FORBIDDEN: Record<Access, string> = {
   apiKey: 'Not allowed for this key (a workflow that needs a verified e-mail, for instance)',
   runResultToken: 'Refused',
   stripeSignature: 'Refused',
+  webhookSignature: 'Refused',
 };
 
 function describeStatus(status: string, access: Access): string {
@@ -230,7 +246,13 @@ const FILE = {
   description: 'The result file, as an attachment, with its own content type',
   content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
 };
+const CSV = {
+  description: 'A CSV file (UTF-8 with a byte order mark), oldest row first, streamed as an attachment',
+  content: { 'text/csv': { schema: { type: 'string' } } },
+};
 const NON_JSON_ANSWERS: Record<string, Record<string, Response>> = {
+  'GET /api/admin/exports/runs': { 200: CSV },
+  'GET /api/admin/exports/ledger': { 200: CSV },
   'GET /api/executions/{id}/events': { 200: STREAM },
   'GET /api/v1/runs/{id}/events': { 200: STREAM },
   'GET /result/{executionId}': { 200: FILE },

@@ -1,5 +1,6 @@
 import type { TApiKey, TApiKeyCreate, TApiKeyCreated } from '#shared/contract/api-keys.js';
-import type { TErrorBody } from '#shared/contract/errors.js';
+import type { ErrorCode, TErrorBody } from '#shared/contract/errors.js';
+import { type ErrorParams, type ErrorTextKey, errorText } from '#shared/i18n/errors.js';
 import type { z } from 'zod';
 import type {
   TApiChatReply,
@@ -20,7 +21,7 @@ const RUN_ID = '8b2d4f6a-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
 const KEY_ID = 'c4e6a8b0-2d4f-4a6c-8e0a-2b4d6f8a0c2e';
 const USER_ID = '5a7c9e1b-3d5f-4b7d-9f1b-3d5f7b9d1f3a';
 
-export const workflowExample: TApiWorkflow = {
+const workflowExample: TApiWorkflow = {
   id: WORKFLOW_ID,
   name: 'Customer feedback to CSV',
   description: 'Turns one customer answer into a CSV row.',
@@ -56,21 +57,23 @@ const runBase: TApiRun = {
   creditsRefunded: 0,
   outputType: null,
   outputData: null,
-  result_url: null,
+  resultUrl: null,
   outputUrl: null,
   outputFilename: null,
   outputSize: null,
   progressMessage: 'Writing the row',
+  errorCode: null,
+  workflowMessage: null,
   errorMessage: null,
   createdAt: '2026-11-24T10:00:00.000Z',
   completedAt: null,
 };
 
-export const runCompletedExample: TApiRun = {
+const runCompletedExample: TApiRun = {
   ...runBase,
   status: 'completed',
   outputType: 'file',
-  result_url: `https://flujo.example/api/v1/runs/${RUN_ID}/result`,
+  resultUrl: `https://flujo.example/api/v1/runs/${RUN_ID}/result`,
   outputFilename: 'feedback.csv',
   outputSize: 42,
   progressMessage: null,
@@ -108,6 +111,7 @@ const key: TApiKey = {
   expiresAt: '2027-06-30T00:00:00.000Z',
   monthlyCreditLimit: 100,
   spentThisMonth: 9,
+  scope: 'user',
 };
 
 const keyCreated: TApiKeyCreated = {
@@ -117,13 +121,23 @@ const keyCreated: TApiKeyCreated = {
   key: 'flj_Q2x9Lm3pVb7Rt1Yw5Zk8Hd2Nf6Gs4Jc0',
 };
 
-const error = (code: string, text: string, details?: unknown): TErrorBody => ({
-  error: text,
-  code,
-  ...(details === undefined ? {} : { details }),
-});
+/** An error answer as the server words it in English: its text comes from the catalogue, by code and case. */
+function error<C extends ErrorCode>(
+  code: C,
+  key: ErrorTextKey<C>,
+  params?: ErrorParams,
+  details?: unknown,
+): TErrorBody {
+  return {
+    error: errorText('en', code, key, params),
+    code,
+    key,
+    ...(params === undefined ? {} : { params }),
+    ...(details === undefined ? {} : { details }),
+  };
+}
 
-const unauthenticated = error('UNAUTHENTICATED', 'A valid API key is required');
+const unauthenticated = error('UNAUTHENTICATED', 'apiKeyRequired');
 
 /** Per operationId: the request body's example and one example per answered status. */
 export const OPERATION_EXAMPLES: Record<string, { request?: unknown; responses: Record<string, unknown> }> = {
@@ -132,32 +146,35 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; responses: 
     responses: {
       200: workflowList,
       401: unauthenticated,
-      429: error('RATE_LIMITED', 'Too many requests', { retryAfter: 12 }),
+      429: error('RATE_LIMITED', 'default', undefined, { retryAfter: 12 }),
     },
   },
   getWorkflow: {
-    responses: { 200: workflowExample, 404: error('NOT_FOUND', 'Workflow not found') },
+    responses: { 200: workflowExample, 404: error('NOT_FOUND', 'workflow') },
   },
   createRun: {
     request: runCreate,
     responses: {
       201: runCompletedExample,
-      400: error('VALIDATION_ERROR', 'Some answers are not valid', {
-        fields: [{ field: 'answers.score', message: 'must be number' }],
-      }),
-      402: error('SPENDING_LIMIT', 'This API key has reached its monthly credit limit'),
+      400: error(
+        'VALIDATION_ERROR',
+        'invalidAnswers',
+        { problems: '"Score" (answers.score): Enter a number' },
+        { fields: [{ field: 'answers.score', message: 'Enter a number', key: 'answerNotNumber' }] },
+      ),
+      402: error('SPENDING_LIMIT', 'default'),
     },
   },
-  getRun: { responses: { 200: runBase, 404: error('NOT_FOUND', 'Run not found') } },
+  getRun: { responses: { 200: runBase, 404: error('NOT_FOUND', 'execution') } },
   createApiKey: {
     request: keyCreate,
     responses: {
       201: keyCreated,
-      409: error('CONFLICT', 'You already have 20 API keys; revoke one first'),
+      409: error('CONFLICT', 'tooManyApiKeys', { max: 20 }),
     },
   },
   listApiKeys: { responses: { 200: { keys: [key] } } },
-  revokeApiKey: { responses: { 200: { ok: true }, 404: error('NOT_FOUND', 'API key not found') } },
+  revokeApiKey: { responses: { 200: { ok: true }, 404: error('NOT_FOUND', 'apiKey') } },
   mcp: {
     request: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
     responses: {

@@ -1,29 +1,30 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError } from '../lib/errors.js';
 import {
-  createRateLimiter,
+  openRateLimits,
   secondsUntilReset,
-  type RateLimiter,
+  type RateLimitOptions,
+  type RateLimits,
   type RateRule,
 } from '../providers/rate-limit/index.js';
 import type { App, AppDeps } from '../types.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The instance's one rate limiter: memory, or Redis with REDIS_URL. Closed with the app. */
-    rateLimiter: RateLimiter;
+    /** The instance's rate limits, one limiter per name: memory, or Redis with REDIS_URL. Closed with the app. */
+    rateLimits: RateLimits;
   }
 }
 
-export async function registerRateLimiter(app: App, deps: AppDeps): Promise<void> {
-  const limiter = await createRateLimiter(deps.config.rateLimits, app.log);
-  app.decorate('rateLimiter', limiter);
-  app.addHook('onClose', async () => limiter.close());
+export async function registerRateLimits(app: App, deps: AppDeps, options: RateLimitOptions): Promise<void> {
+  const limits = await openRateLimits(deps.config.rateLimits, app.log, options);
+  app.decorate('rateLimits', limits);
+  app.addHook('onClose', async () => limits.close());
 }
 
 /** A limit on requests, counted per key before the request's body is read. */
 export interface RequestLimit {
-  /** The counter's name: routes limited under one name share one count per key. */
+  /** The limiter's name: routes limited under one name share one count per key, apart from other names. */
   name: string;
   rule(request: FastifyRequest): RateRule | Promise<RateRule>;
   key(request: FastifyRequest): string | Promise<string>;
@@ -39,9 +40,9 @@ export interface RequestLimit {
 export function limitRequests(deps: AppDeps, limit: RequestLimit) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const rule = await limit.rule(request);
-    const key = `${limit.name}:${await limit.key(request)}`;
+    const key = await limit.key(request);
     const now = deps.now();
-    const hit = await request.server.rateLimiter.hit(key, rule, now);
+    const hit = await request.server.rateLimits.limiter(limit.name).hit(key, rule, now);
     const reset = secondsUntilReset(hit, now);
     void reply
       .header('x-ratelimit-limit', rule.limit)

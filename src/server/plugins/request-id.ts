@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import proxyAddr from '@fastify/proxy-addr';
 import { REQUEST_ID_PATTERN } from '#shared/contract/request-id.js';
+import { trustedPeer } from '../lib/trusted-proxy.js';
 import type { App } from '../types.js';
 
 /**
@@ -13,16 +13,10 @@ import type { App } from '../types.js';
  */
 export function requestIdGenerator(trustProxy: string | false): (req: IncomingMessage) => string {
   if (trustProxy === false) return () => randomUUID();
-  const trusted = proxyAddr.compile(trustProxy.split(',').map((entry) => entry.trim()));
+  const trusted = trustedPeer(trustProxy);
   return (req) => {
     const given = req.headers['x-request-id'];
-    const peer = req.socket.remoteAddress;
-    if (
-      typeof given === 'string' &&
-      REQUEST_ID_PATTERN.test(given) &&
-      peer !== undefined &&
-      trusted(peer, 0)
-    ) {
+    if (typeof given === 'string' && REQUEST_ID_PATTERN.test(given) && trusted(req.socket.remoteAddress)) {
       return given;
     }
     return randomUUID();

@@ -39,7 +39,7 @@ describe('CSRF: state-changing calls must come from our own pages', () => {
     const before = await countUsers();
     const res = await raw('POST', '/api/auth/signup', headers, signupJson());
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: expect.any(String), code: 'FORBIDDEN' });
+    expect(res.json()).toEqual({ error: expect.any(String), code: 'FORBIDDEN', key: 'crossSite' });
     expect(await countUsers()).toBe(before);
   });
 
@@ -126,7 +126,7 @@ describe('JSON endpoints accept only JSON bodies', () => {
       signupJson(),
     );
     expect(res.statusCode).toBe(415);
-    expect(res.json()).toEqual({ error: expect.any(String), code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(res.json()).toEqual({ error: expect.any(String), code: 'UNSUPPORTED_MEDIA_TYPE', key: 'default' });
     expect(await countUsers()).toBe(before);
   });
 
@@ -134,7 +134,7 @@ describe('JSON endpoints accept only JSON bodies', () => {
     const before = await countUsers();
     const res = await raw('POST', '/api/auth/signup', { origin: t.origin }, signupJson());
     expect(res.statusCode).toBe(415);
-    expect(res.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(res.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', key: 'default' });
     expect(await countUsers()).toBe(before);
   });
 
@@ -146,7 +146,7 @@ describe('JSON endpoints accept only JSON bodies', () => {
       JSON.stringify({ email: 'big@test.example', password: 'x'.repeat(2 * 1024 * 1024), fullName: 'B' }),
     );
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ error: expect.any(String), code: 'PAYLOAD_TOO_LARGE' });
+    expect(res.json()).toEqual({ error: expect.any(String), code: 'PAYLOAD_TOO_LARGE', key: 'default' });
   });
 
   it('answers JSON with a prototype-pollution key with 400 and no harm', async () => {
@@ -172,7 +172,11 @@ describe('values the database cannot hold', () => {
       JSON.stringify({ email: uniqueEmail(), password: 'nul-password-1', fullName: 'A\u0000B' }),
     );
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: expect.any(String), code: 'VALIDATION_ERROR' });
+    expect(res.json()).toEqual({
+      error: expect.any(String),
+      code: 'VALIDATION_ERROR',
+      key: 'valueNotStorable',
+    });
     expect(await countUsers()).toBe(before);
   });
 
@@ -236,14 +240,24 @@ describe('security headers', () => {
     expect(res.headers['content-security-policy']).toBeDefined();
   });
 
+  it('over plain http asks no page to upgrade its requests, the API docs included', async () => {
+    for (const path of [...documents, '/api/docs', '/api/docs/static/index.html']) {
+      const res = await raw('GET', path, {});
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, path).toContain("default-src 'self'");
+      expect(csp, path).not.toContain('upgrade-insecure-requests');
+      expect(res.headers['strict-transport-security'], path).toBeUndefined();
+    }
+  });
+
   it('over https adds HSTS for a year and upgrades insecure requests', async () => {
     const secure = await buildTestApp({ PUBLIC_URL: 'https://flujo.example' });
     try {
-      for (const path of paths) {
+      for (const path of [...paths, '/api/docs/static/index.html']) {
         const res = await secure.app.inject({ method: 'GET', url: path });
         expect(res.headers['strict-transport-security'], path).toBe('max-age=31536000; includeSubDomains');
-        if (documents.includes(path)) {
-          expect(String(res.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+        if (documents.includes(path) || path.startsWith('/api/docs')) {
+          expect(String(res.headers['content-security-policy']), path).toContain('upgrade-insecure-requests');
         }
       }
       // The https origin is the only one accepted there.

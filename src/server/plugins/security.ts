@@ -12,6 +12,8 @@ const CSRF_EXEMPT = [
   '/demo-hooks/',
   '/api/v1/',
   '/mcp',
+  // The OAuth endpoints (token, registration, revocation) are called by apps, never with our session cookie.
+  '/oauth/',
 ];
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

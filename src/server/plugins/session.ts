@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSessionUser } from '#shared/contract/auth.js';
-import { AppError, forbidden, unauthenticated } from '../lib/errors.js';
+import { deviceSeen, type DeviceSeen } from '../lib/device.js';
+import { forbidden, unauthenticated } from '../lib/errors.js';
+import { trustedPeer } from '../lib/trusted-proxy.js';
 import { findSession, type SessionRecord } from '../modules/auth/service.js';
 import type { App, AppDeps } from '../types.js';
 
@@ -8,10 +10,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The session behind the request's cookie, looked up once and only when asked for. */
     session(): Promise<SessionRecord | null>;
+    /** The device and place the request comes from, as a session remembers them. */
+    device(): DeviceSeen;
   }
 }
 
-export interface CookieSettings {
+interface CookieSettings {
   name: string;
   secure: boolean;
 }
@@ -33,11 +37,17 @@ function cookieValue(request: FastifyRequest, name: string): string | undefined 
 
 export function registerSession(app: App, deps: AppDeps): void {
   const { name } = cookieSettings(deps);
+  const trusted = trustedPeer(deps.config.trustProxy);
+  app.decorateRequest('device', function (this: FastifyRequest) {
+    return deviceSeen(this.headers, this.ip, trusted(this.socket.remoteAddress));
+  });
   app.decorateRequest('session', function (this: FastifyRequest) {
     const cache = this as FastifyRequest & { _session?: Promise<SessionRecord | null> };
     if (!cache._session) {
       const token = cookieValue(this, name);
-      cache._session = token ? findSession(deps.db, token, deps.now()) : Promise.resolve(null);
+      cache._session = token
+        ? findSession(deps.db, token, deps.now(), () => this.device())
+        : Promise.resolve(null);
     }
     return cache._session;
   });
@@ -84,5 +94,3 @@ export async function requireAdmin(request: FastifyRequest): Promise<TSessionUse
   if (!user.isAdmin) throw forbidden('adminsOnly');
   return user;
 }
-
-export { AppError };

@@ -72,3 +72,24 @@ export async function signInAdmin(t: TestApp, email: string, password: string): 
   if (res.statusCode !== 200) throw new Error(`admin signin failed: ${res.statusCode} ${res.body}`);
   return client;
 }
+
+/** A call with an API key alone (no cookie, no Origin): what a script, an agent or the n8n node sends. */
+export function keyCall(
+  t: TestApp,
+  key: string,
+  method: InjectOptions['method'],
+  url: string,
+  body?: unknown,
+  lng = 'en',
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    method,
+    url,
+    headers: {
+      authorization: `Bearer ${key}`,
+      'accept-language': lng,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}

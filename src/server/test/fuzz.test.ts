@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workflowExecutions } from '../db/schema.js';
+import { OPEN_STREAM_ROUTES, requestOpenStream } from './open-stream.js';
+import { adminConfig, savedInputs, sessions, workflowExecutions } from '../db/schema.js';
 import { signInAdmin, signUpUser, type TestClient } from './client.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './harness.js';
 import {
@@ -25,7 +26,8 @@ import { addSurveyWorkflow, testAdminId } from './test-data.js';
  * the shrunk request; replay with FUZZ_SEED=<seed>. FUZZ_TRACE=1 names each operation as it starts;
  * FUZZ_ONLY=<regex> limits the run to matching operations ("GET /api/admin/audit").
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+// 100 cases an operation, a new seed each run: CI's three runs try 300 different requests on every operation.
+const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -40,7 +42,11 @@ interface Operation {
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   responses?: Record<string, unknown>;
 }
-type Persona = 'anonymous' | 'user' | 'admin';
+/**
+ * The cookie personas, and on the management API (/api/v1/admin/) the two key identities: the admin's
+ * admin-scope key and the user's own key, sent as `Authorization: Bearer`.
+ */
+type Persona = 'anonymous' | 'user' | 'admin' | 'adminKey' | 'userKey';
 interface FuzzRequest {
   persona: Persona;
   url: string;
@@ -53,7 +59,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'flujo-fuzz-'));
 let t: TestApp;
 let doc: { paths: Record<string, Partial<Record<Lowercase<Method>, Operation>>> };
 let known: KnownIds;
-let clients: Record<Exclude<Persona, 'anonymous'>, TestClient>;
+let clients: Record<'user' | 'admin', TestClient>;
+let keys: Record<'adminKey' | 'userKey', string>;
 
 beforeAll(async () => {
   t = await buildTestApp({ DATA_DIR: dataDir });
@@ -76,8 +83,57 @@ beforeAll(async () => {
     rating: 4,
   });
   const reviewId = (review.json() as { review: { id: string } }).review.id;
-  known = { ids: [workflow.id, runId, bystander.id, reviewId, ...configIds] };
+  // Another person's session, which no fuzzed sign-out of a device may end (404 for everyone).
+  const [bystanderSession] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(eq(sessions.userId, bystander.id));
+  // Saved answers and a schedule of the user, so the schedule routes are reached past "not found".
+  const [saved] = await db
+    .insert(savedInputs)
+    .values({ userId: user.id, workflowId: workflow.id, name: 'fuzz', answers: { q1: 'x' } })
+    .returning({ id: savedInputs.id });
+  const [spare] = await db
+    .insert(savedInputs)
+    .values({ userId: user.id, workflowId: workflow.id, name: 'fuzz spare', answers: { q1: 'y' } })
+    .returning({ id: savedInputs.id });
+  const schedule = await user.client.post('/api/schedules', {
+    savedInputId: saved!.id,
+    cron: '0 9 * * *',
+    timezone: 'UTC',
+  });
+  const scheduleId = (schedule.json() as { id: string }).id;
+  // A webhook endpoint and one of its deliveries, so fuzzed tests, logs and redeliveries reach them.
+  const webhook = await user.client.post('/api/account/webhooks', {
+    url: 'https://example.com/fuzz',
+    events: ['run.completed'],
+  });
+  const webhookId = (webhook.json() as { id: string }).id;
+  const test = await user.client.post(`/api/account/webhooks/${webhookId}/test`);
+  const deliveryId = (test.json() as { deliveryId: string }).deliveryId;
+  known = {
+    ids: [
+      workflow.id,
+      runId,
+      bystander.id,
+      reviewId,
+      bystanderSession!.id,
+      webhookId,
+      deliveryId,
+      ...configIds,
+      saved!.id,
+      spare!.id,
+      scheduleId,
+    ],
+  };
   clients = { user: user.client, admin };
+  const keyOf = async (client: TestClient, scope: 'admin' | 'user') =>
+    ((await client.post('/api/account/api-keys', { name: `fuzz ${scope}`, scope })).json() as { key: string })
+      .key;
+  keys = { adminKey: await keyOf(admin, 'admin'), userKey: await keyOf(user.client, 'user') };
+  // One admin key sends every management-API case within a minute: far more than the default per-key limit,
+  // which would answer 429 before the route is reached. The limit itself is api-rate-limit.test.ts's.
+  await db.update(adminConfig).set({ value: 100_000 }).where(eq(adminConfig.key, 'api_requests_per_minute'));
 }, 180_000);
 afterAll(async () => {
   await t?.close();
@@ -149,7 +205,12 @@ function requestArbitrary(path: string, method: Method, op: Operation): fc.Arbit
   const persona =
     path === '/api/auth/signout'
       ? fc.constant<Persona>('anonymous')
-      : fc.constantFrom<Persona>('anonymous', 'user', 'admin');
+      : path.startsWith('/api/v1/admin/')
+        ? fc.oneof(
+            { weight: 4, arbitrary: fc.constant<Persona>('adminKey') },
+            { weight: 1, arbitrary: fc.constantFrom<Persona>('anonymous', 'userKey', 'admin') },
+          )
+        : fc.constantFrom<Persona>('anonymous', 'user', 'admin');
 
   return fc
     .record({ persona, pathValues, queryValues, body })
@@ -169,7 +230,16 @@ function requestArbitrary(path: string, method: Method, op: Operation): fc.Arbit
 }
 
 async function send(method: Method, req: FuzzRequest) {
-  const client = req.persona === 'anonymous' ? undefined : clients[req.persona];
+  const client = req.persona === 'user' || req.persona === 'admin' ? clients[req.persona] : undefined;
+  const key = req.persona === 'adminKey' || req.persona === 'userKey' ? keys[req.persona] : undefined;
+  const path = req.url.split('?')[0]!;
+  if (method === 'GET' && OPEN_STREAM_ROUTES.includes(path)) {
+    const query = new URLSearchParams(req.query).toString();
+    return requestOpenStream(t, `${req.url}${query ? `?${query}` : ''}`, {
+      origin: t.origin,
+      ...(client?.cookie ? { cookie: client.cookie } : {}),
+    });
+  }
   return t.app.inject({
     method,
     url: req.url,
@@ -177,6 +247,7 @@ async function send(method: Method, req: FuzzRequest) {
     headers: {
       origin: t.origin,
       ...(client?.cookie ? { cookie: client.cookie } : {}),
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
       ...(req.contentType ? { 'content-type': req.contentType } : {}),
     },
     ...(req.payload !== undefined ? { payload: req.payload } : {}),

@@ -4,13 +4,14 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fromProjectRoot } from '../lib/project-root.js';
+import { vi } from 'vitest';
 
-export const NGINX = '/usr/sbin/nginx';
+const NGINX = '/usr/sbin/nginx';
 /** The documented server block (docs/deploy.md), which the test runs exactly as an operator installs it. */
-export const DOCUMENTED_SERVER_BLOCK = fromProjectRoot('docs/deploy/nginx/flujo.conf');
+const DOCUMENTED_SERVER_BLOCK = fromProjectRoot('docs/deploy/nginx/flujo.conf');
 
 /** One line of the test's access log: which instance answered what. */
-export interface ProxiedRequest {
+interface ProxiedRequest {
   method: string;
   uri: string;
   status: number;
@@ -80,13 +81,20 @@ export async function startNginx(options: {
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const read = (file: string) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : '');
-  const deadline = Date.now() + 10_000;
-  while (!(await listening(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`nginx did not start\n${stderr}\n${read('error.log')}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  // Done once nginx listens or has exited (a bad configuration): retried until then.
+  const up = await vi
+    .waitFor(
+      async () => {
+        if (child.exitCode !== null) return false;
+        if (!(await listening(port))) throw new Error('nginx is not listening yet');
+        return true;
+      },
+      { timeout: 10_000, interval: 50 },
+    )
+    .catch(() => false);
+  if (!up) {
+    child.kill('SIGKILL');
+    throw new Error(`nginx did not start\n${stderr}\n${read('error.log')}`);
   }
   return {
     url: `http://127.0.0.1:${port}`,

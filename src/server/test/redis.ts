@@ -11,12 +11,12 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 /** Tests that need Redis run with the PostgreSQL suite, where a missing Redis fails them. */
 export const withRedis = Boolean(process.env.TEST_DATABASE_URL);
 
-export function testRedisPrefix(label: string): string {
+function testRedisPrefix(label: string): string {
   return `flujo-test-${label}-${randomBytes(6).toString('hex')}:`;
 }
 
 /** A client of the test's own, once Redis has answered a PING; a Redis that does not answer fails the test. */
-export async function connectTestRedis(): Promise<Redis> {
+async function connectTestRedis(): Promise<Redis> {
   const client = new Redis(TEST_REDIS_URL, {
     lazyConnect: true,
     connectTimeout: 2_000,
@@ -48,7 +48,7 @@ export async function keysUnder(client: Redis, prefix: string): Promise<string[]
   return keys;
 }
 
-export async function deleteKeysUnder(client: Redis, prefix: string): Promise<void> {
+async function deleteKeysUnder(client: Redis, prefix: string): Promise<void> {
   const keys = await keysUnder(client, prefix);
   if (keys.length > 0) await client.del(...keys);
 }

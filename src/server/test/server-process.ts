@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, inject, vi } from 'vitest';
 import { openDatabase, type Database, type Db } from '../db/client.js';
 import { createAccount } from '../modules/auth/service.js';
 import {
@@ -15,6 +15,7 @@ import { restorePglite } from '../ops/backup.js';
 import { fetchApi, raiseSignupLimit } from './signup-limit.js';
 import { ident, postgresTarget, withAdminClient } from './template.js';
 import { Metrics } from '../lib/metrics.js';
+import { compiled } from './compiled-server.js';
 import { addSurveyWorkflow } from './test-data.js';
 
 /**
@@ -23,10 +24,7 @@ import { addSurveyWorkflow } from './test-data.js';
  */
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-/**
- * How long a process test's set-up may take: a server started under tsx on a busy 2-core machine can take a
- * minute to answer.
- */
+/** How long a process test's set-up may take: a busy 2-core machine is slow to start a server. */
 export const PROCESS_STARTUP_MS = 120_000;
 
 /**
@@ -114,8 +112,8 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `src/server/main.ts` as its own process (as `npm start` runs the compiled one) and waits for its
- * first answer to /healthz.
+ * Starts the compiled server (`dist/src/server/main.js`, as `npm start` runs it) as its own process and waits
+ * for its first answer to /healthz.
  */
 export async function startServerProcess(options: {
   port: number;
@@ -123,7 +121,7 @@ export async function startServerProcess(options: {
   deadlineMs?: number;
 }): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${options.port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [compiled('main')], {
     env: {
       ...process.env,
       PORT: String(options.port),
@@ -140,18 +138,21 @@ export async function startServerProcess(options: {
     stderr += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + (options.deadlineMs ?? PROCESS_STARTUP_MS);
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start\n${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  // Done once the server answers or has exited: retried until then (a fetch throws while nothing listens).
+  const up = await vi
+    .waitFor(
+      async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return false;
+        const res = await fetch(`${url}/healthz`);
+        if (!res.ok) throw new Error(`/healthz answered ${res.status}`);
+        return true;
+      },
+      { timeout: options.deadlineMs ?? PROCESS_STARTUP_MS, interval: 50 },
+    )
+    .catch(() => false);
+  if (!up) {
+    child.kill('SIGKILL');
+    throw new Error(`server did not start\n${stderr}`);
   }
   return { url, child, stderr: () => stderr, exited };
 }
@@ -160,7 +161,7 @@ export async function startServerProcess(options: {
  * Starts the server on a process test's database with webhooks to loopback allowed: the test's workflow
  * service listens there.
  */
-export function startServerOn(database: ProcessDatabase, port: number): Promise<ServerProcess> {
+function startServerOn(database: ProcessDatabase, port: number): Promise<ServerProcess> {
   return startServerProcess({ port, env: { ...database.env, ALLOW_PRIVATE_WEBHOOKS: 'true' } });
 }
 
@@ -176,7 +177,7 @@ export async function raiseProcessSignupLimit(server: ServerProcess): Promise<vo
  * The workflow a process test runs: a one-question survey costing one credit, owned by an admin made for it,
  * calling `webhookUrl`. Written straight to the database, before a server holds it.
  */
-export function seedSurveyWorkflow(database: ProcessDatabase, webhookUrl: string): Promise<string> {
+function seedSurveyWorkflow(database: ProcessDatabase, webhookUrl: string): Promise<string> {
   return database.withDb(async (db) => {
     const owner = await createAccount(
       { db, metrics: new Metrics() },

@@ -4,9 +4,9 @@
  * (so the change is audited like any other). Used by the in-process harness, the real-process tests and the
  * browser journeys; it needs nothing but a way to call the API.
  */
-export const RAISED_SIGNUPS_PER_IP_PER_HOUR = 100_000;
+const RAISED_SIGNUPS_PER_IP_PER_HOUR = 100_000;
 
-export interface ApiAnswer {
+interface ApiAnswer {
   status: number;
   body: unknown;
   /** The `name=value` pair of the session cookie the answer set, if any. */
@@ -20,26 +20,36 @@ export type ApiCall = (
   cookie: string | undefined,
 ) => Promise<ApiAnswer>;
 
-export async function raiseSignupLimit(
+export function raiseSignupLimit(
   call: ApiCall,
   admin: { email: string; password: string },
   value: number = RAISED_SIGNUPS_PER_IP_PER_HOUR,
 ): Promise<void> {
+  return setConfigEntry(call, admin, 'signups_per_ip_per_hour', value);
+}
+
+/** Sets one live setting as an admin does, through the config API (audited); raiseSignupLimit is one use. */
+export async function setConfigEntry(
+  call: ApiCall,
+  admin: { email: string; password: string },
+  key: string,
+  value: unknown,
+): Promise<void> {
   const signin = await call('POST', '/api/auth/signin', admin, undefined);
   const cookie = signin.cookie;
   if (signin.status !== 200 || !cookie) {
-    throw new Error(`raising the sign-up limit: admin sign-in answered ${signin.status}`);
+    throw new Error(`setting ${key}: admin sign-in answered ${signin.status}`);
   }
   try {
     const list = await call('GET', '/api/admin/config', undefined, cookie);
     const entries = Array.isArray(list.body) ? (list.body as Array<{ id?: unknown; key?: unknown }>) : [];
-    const entry = entries.find((e) => e.key === 'signups_per_ip_per_hour');
+    const entry = entries.find((e) => e.key === key);
     if (typeof entry?.id !== 'string') {
-      throw new Error(`raising the sign-up limit: no signups_per_ip_per_hour entry (${list.status})`);
+      throw new Error(`setting ${key}: no such entry (${list.status})`);
     }
     const patched = await call('PATCH', `/api/admin/config/${entry.id}`, { value }, cookie);
     if (patched.status !== 200) {
-      throw new Error(`raising the sign-up limit: PATCH answered ${patched.status}`);
+      throw new Error(`setting ${key}: PATCH answered ${patched.status}`);
     }
   } finally {
     // The session is of no further use; signing out leaves the admin's sessions as the test found them.

@@ -3,6 +3,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { sendDueMails } from '../modules/mail/sender.js';
 import type { AppDeps } from '../types.js';
+import { vi } from 'vitest';
 import { buildTestApp, type TestApp } from './harness.js';
 
 /** A real SMTP server on loopback that keeps every mail it accepts, parsed. */
@@ -69,11 +70,12 @@ export async function startTestSmtp(
     },
     start: listen,
     waitFor: async (count, timeoutMs = 10_000) => {
-      const end = Date.now() + timeoutMs;
-      while (mails.length < count) {
-        if (Date.now() > end) throw new Error(`expected ${count} mails, got ${mails.length}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await vi.waitFor(
+        () => {
+          if (mails.length < count) throw new Error(`expected ${count} mails, got ${mails.length}`);
+        },
+        { timeout: timeoutMs, interval: 20 },
+      );
       return mails;
     },
     to: (address) =>
@@ -112,9 +114,10 @@ export interface MailTestApp {
 
 export async function buildMailTestApp(
   smtpOptions: Parameters<typeof startTestSmtp>[0] = {},
+  env: Record<string, string> = {},
 ): Promise<MailTestApp> {
   const smtp = await startTestSmtp(smtpOptions);
-  const t = await buildTestApp({ SMTP_URL: smtp.url });
+  const t = await buildTestApp({ ...env, SMTP_URL: smtp.url });
   const deps: AppDeps = t.deps;
   return {
     smtp,
@@ -122,13 +125,14 @@ export async function buildMailTestApp(
     deps,
     newestMail: async (email, subject) => {
       await sendDueMails(deps);
-      const end = Date.now() + 5000;
-      for (;;) {
-        const found = smtp.to(email).filter((m) => subject.test(m.subject ?? ''));
-        if (found.length > 0) return found.at(-1)!;
-        if (Date.now() > end) throw new Error(`no mail "${subject}" to ${email}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      return vi.waitFor(
+        () => {
+          const found = smtp.to(email).filter((m) => subject.test(m.subject ?? ''));
+          if (found.length === 0) throw new Error(`no mail "${subject}" to ${email}`);
+          return found.at(-1)!;
+        },
+        { timeout: 10_000, interval: 20 },
+      );
     },
     close: async () => {
       await t.close();

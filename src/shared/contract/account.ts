@@ -12,12 +12,27 @@ const ZCurrentPassword = z.string().min(1).max(PASSWORD_MAX);
 
 /** PATCH /api/account/profile: at least one field; answers the session user. */
 export const ZProfileUpdate = z
-  .object({ fullName: ZFullName.optional(), language: ZLanguage.optional() })
-  .refine((b) => b.fullName !== undefined || b.language !== undefined, { message: 'Nothing to change' });
+  .object({
+    fullName: ZFullName.optional(),
+    language: ZLanguage.optional(),
+    /** An IANA time zone name (schedules are shown and created in it); unknown names are refused. */
+    timezone: z.string().min(1).max(64).optional(),
+  })
+  .refine((b) => b.fullName !== undefined || b.language !== undefined || b.timezone !== undefined, {
+    message: 'Nothing to change',
+  });
 export type TProfileUpdate = z.infer<typeof ZProfileUpdate>;
 
 /** POST /api/account/password: needs the current password; every other session of the account ends. */
-export const ZPasswordChange = z.object({ currentPassword: ZCurrentPassword, newPassword: ZNewPassword });
+export const ZPasswordChange = z.object({
+  currentPassword: ZCurrentPassword,
+  newPassword: ZNewPassword,
+  /** Keep the account's API keys working; without it (the default) the change revokes them all. */
+  keepApiAccess: z
+    .boolean()
+    .optional()
+    .describe("Keep the account's API keys working (default false: the change revokes them)"),
+});
 export type TPasswordChange = z.infer<typeof ZPasswordChange>;
 
 /**
@@ -27,15 +42,34 @@ export type TPasswordChange = z.infer<typeof ZPasswordChange>;
 export const ZEmailChange = z.object({ newEmail: ZEmail, password: ZCurrentPassword });
 export type TEmailChange = z.infer<typeof ZEmailChange>;
 export const ZEmailChangeResponse = z.object({ ok: z.literal(true), pendingEmail: z.string() });
-export type TEmailChangeResponse = z.infer<typeof ZEmailChangeResponse>;
 
 /** POST /api/account/sessions/revoke-others: ends every session but this one. */
 export const ZRevokeOthersResponse = z.object({ ok: z.literal(true), revoked: z.number().int().min(0) });
-export type TRevokeOthersResponse = z.infer<typeof ZRevokeOthersResponse>;
+
+/**
+ * GET /api/account/sessions: the account's signed-in devices, most recently used first. `browser` and `os` are
+ * names parsed from the User-Agent ("Chrome", "Android"; null when it does not say); the place is a country
+ * code from a trusted proxy or the address with its last part masked ("203.0.113.x"); `lastUsedAt` is
+ * precise to the hour. `current` marks the session of the request.
+ */
+const ZAccountSession = z.object({
+  id: z.uuid(),
+  browser: z.string().nullable(),
+  os: z.string().nullable(),
+  country: z.string().nullable(),
+  network: z.string().nullable(),
+  lastUsedAt: z.string(),
+  createdAt: z.string(),
+  current: z.boolean(),
+});
+export type TAccountSession = z.infer<typeof ZAccountSession>;
+export const ZAccountSessionList = z.array(ZAccountSession);
+
+/** DELETE /api/account/sessions/{id}: signs that one device out (this one too: the cookie is cleared). */
+export const ZAccountSessionParams = z.object({ id: z.uuid() });
 
 /** POST /api/account/delete: needs the password; the person is signed out and their personal data erased. */
 export const ZAccountDelete = z.object({ password: ZCurrentPassword });
-export type TAccountDelete = z.infer<typeof ZAccountDelete>;
 
 /** GET /api/account/export: a JSON file (attachment) with everything the account holds. */
 export const ZAccountExport = z.object({

@@ -3,7 +3,14 @@ import { ZAccountStatus } from './auth.js';
 import { ZBilingual, ZUserRef } from './common.js';
 import { TRANSACTION_TYPES, ZLedgerNoteKind, ZLedgerNoteParams, ZTransactionType } from './credits.js';
 import { ZEmailStatus } from './emails.js';
-import { ZExecutionStatus, OUTPUT_TYPES } from './executions.js';
+import {
+  ZCompleteRunRequest,
+  ZExecutionStatus,
+  OUTPUT_TYPES,
+  ZRunFailureCode,
+  ZRunOrigin,
+} from './executions.js';
+import { ZWorkflowPauseReason } from './operations.js';
 import { INTERACTION_TYPES, ZSurveyQuestion, ZWorkflowInput } from './workflows.js';
 
 /*
@@ -15,8 +22,8 @@ import { INTERACTION_TYPES, ZSurveyQuestion, ZWorkflowInput } from './workflows.
 // Lists: paging, search and filters
 // ---------------------------------------------------------------------------------------------------------
 
-export const ADMIN_LIST_DEFAULT_LIMIT = 100;
-export const ADMIN_LIST_MAX_LIMIT = 500;
+const ADMIN_LIST_DEFAULT_LIMIT = 100;
+const ADMIN_LIST_MAX_LIMIT = 500;
 /** Header that carries the number of rows matching the filters (all pages). */
 export const TOTAL_COUNT_HEADER = 'x-total-count';
 /**
@@ -37,23 +44,26 @@ const ZListPaging = z.object({
 });
 
 /** A workflow as a list row refers to it; null in a row once the workflow is deleted. */
-export const ZWorkflowRef = z.object({ id: z.uuid(), name: ZBilingual });
-export type TWorkflowRef = z.infer<typeof ZWorkflowRef>;
+const ZWorkflowRef = z.object({ id: z.uuid(), name: ZBilingual });
 
 // E-mails (the outbox) ---------------------------------------------------------------------------------------
 
 /** `q` matches the start of the recipient's address. */
 export const ZAdminEmailListQuery = ZListPaging.extend({ status: optionalFilter(ZEmailStatus) });
-export type TAdminEmailListQuery = z.input<typeof ZAdminEmailListQuery>;
 
 // Users -----------------------------------------------------------------------------------------------------
 
-/** `q` matches any part of the e-mail, or each of its words any part of the full name; accents and case aside. */
+/** The user list's status filter: deleted accounts are listed only under `deleted`, never by default. */
+export const ADMIN_USER_STATUSES = [...ZAccountStatus.options, 'deleted'] as const;
+
+/**
+ * `q` matches any part of the e-mail, or each of its words any part of the full name; accents and case aside.
+ * Without `status`, the live accounts (active and suspended); `status=deleted` lists the deleted ones.
+ */
 export const ZAdminUserListQuery = ZListPaging.extend({
-  status: optionalFilter(ZAccountStatus),
+  status: optionalFilter(z.enum(ADMIN_USER_STATUSES)),
   role: optionalFilter(z.enum(['admin', 'user'])),
 });
-export type TAdminUserListQuery = z.input<typeof ZAdminUserListQuery>;
 
 export const ZAdminUser = z.object({
   id: z.uuid(),
@@ -64,6 +74,8 @@ export const ZAdminUser = z.object({
   credits: z.number().int(),
   lastLoginAt: z.string().nullable(),
   createdAt: z.string(),
+  /** When the person deleted the account (its e-mail and name are then anonymised); null for live accounts. */
+  deletedAt: z.string().nullable(),
 });
 export type TAdminUser = z.infer<typeof ZAdminUser>;
 export const ZAdminUserList = z.array(ZAdminUser);
@@ -105,13 +117,15 @@ export type TAdjustCreditsResponse = z.infer<typeof ZAdjustCreditsResponse>;
  * category label in either language (e.g. "Marketing" or "Ventas"), compared case-insensitively.
  */
 export const ZAdminWorkflowListQuery = ZListPaging.extend({
-  status: optionalFilter(z.enum(['active', 'inactive'])),
+  /** `archived` lists the archived workflows; `active` and `inactive` the others by their switch. */
+  status: optionalFilter(z.enum(['active', 'inactive', 'archived'])),
   visibility: optionalFilter(z.enum(['public', 'private'])),
   category: z.preprocess(blankToUndefined, z.string().trim().min(1).max(200).optional()),
+  /** `health`: the least reliable first (30-day success rate; workflows without finished runs last). */
+  sort: optionalFilter(z.enum(['newest', 'health'])),
 });
-export type TAdminWorkflowListQuery = z.input<typeof ZAdminWorkflowListQuery>;
 
-export const ZAdminWorkflow = z.object({
+const ZAdminWorkflow = z.object({
   id: z.uuid(),
   name: ZBilingual,
   description: ZBilingual.nullable(),
@@ -124,6 +138,15 @@ export const ZAdminWorkflow = z.object({
   executionCount: z.number().int(),
   interactionType: z.enum(INTERACTION_TYPES),
   creditsPerExecution: z.number().int(),
+  /** The number of its current version (GET /api/admin/workflows/{id}/versions). */
+  version: z.number().int(),
+  /** When it was archived (out of the catalogue, not startable); null when it is not. */
+  archivedAt: z.string().nullable(),
+  /** Set while paused (decision 146): `auto` after failures in a row, `manual` by an admin. */
+  pausedAt: z.string().nullable(),
+  pausedReason: ZWorkflowPauseReason.nullable(),
+  /** The list's rows: counted runs finished in 30 days and their success rate (0-100, null without any). */
+  health: z.object({ finished: z.number().int(), successRate: z.number().nullable() }).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -166,12 +189,26 @@ export const ZAdminWorkflowUpdate = z
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Nothing to change' });
 export type TAdminWorkflowUpdate = z.infer<typeof ZAdminWorkflowUpdate>;
 
+/** POST /api/admin/workflows/{id}/test-runs: an admin's test run, charged to no one (decision 147). */
+export const ZTestRunRequest = z.object({ language: z.enum(['es', 'en']).optional() }).strict();
+export const ZTestRunResponse = z.object({ executionId: z.uuid() });
+
+/**
+ * POST /api/v1/admin/workflows/{id}/test-runs (decision 165): the same test run, opened and, for a survey,
+ * sent at once with its answers (the web complete call's `responses`), as the test screen does in two steps.
+ * `wait` holds the answer up to that many seconds for the result. A chat's test run takes no answers: its
+ * conversation goes through POST /api/v1/runs/{id}/messages with the same key.
+ */
+export const ZAdminApiTestRunCreate = ZTestRunRequest.extend({
+  responses: ZCompleteRunRequest.shape.responses.optional(),
+  wait: z.number().int().min(0).max(60).optional(),
+}).strict();
+
 /** DELETE /api/workflows/{id}: its runs go with it; its ledger rows stay with no workflow. */
 export const ZDeleteWorkflowResponse = z.object({
   ok: z.literal(true),
   deletedExecutions: z.number().int(),
 });
-export type TDeleteWorkflowResponse = z.infer<typeof ZDeleteWorkflowResponse>;
 
 /**
  * GET /api/admin/workflows/{id}/secret and POST .../rotate-secret: the Standard Webhooks signing secret
@@ -190,17 +227,23 @@ export type TWorkflowSecret = z.infer<typeof ZWorkflowSecret>;
 /** `q` matches any part of the workflow's name (either language) or of the user's e-mail or name; accents and case aside. */
 export const ZAdminExecutionListQuery = ZListPaging.extend({
   status: optionalFilter(ZExecutionStatus),
+  /** Where the runs were started: the web app, the public API, MCP or a schedule. */
+  origin: optionalFilter(ZRunOrigin),
 });
-export type TAdminExecutionListQuery = z.input<typeof ZAdminExecutionListQuery>;
 
-export const ZAdminExecution = z.object({
+const ZAdminExecution = z.object({
   id: z.uuid(),
   workflow: ZWorkflowRef.nullable(),
   user: ZUserRef.nullable(),
   status: ZExecutionStatus,
+  /** Where the run was started. */
+  origin: ZRunOrigin,
   outputType: z.enum(OUTPUT_TYPES).nullable(),
   outputFilename: z.string().nullable(),
   creditsUsed: z.number().int(),
+  /** Why a failed or expired run ended so (the customer reads this code's plain explanation). */
+  errorCode: ZRunFailureCode.nullable(),
+  /** The technical detail: an HTTP status, a network error, the workflow's own message. */
   errorMessage: z.string().nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
@@ -217,9 +260,8 @@ export const ADMIN_TRANSACTION_TYPES = TRANSACTION_TYPES;
 export const ZAdminCreditListQuery = ZListPaging.extend({
   type: optionalFilter(ZTransactionType),
 });
-export type TAdminCreditListQuery = z.input<typeof ZAdminCreditListQuery>;
 
-export const ZAdminCreditTransaction = z.object({
+const ZAdminCreditTransaction = z.object({
   id: z.uuid(),
   user: ZUserRef.nullable(),
   transactionType: ZTransactionType,
@@ -249,6 +291,9 @@ export const AUDIT_ACTIONS = [
   'workflow_updated',
   'workflow_deleted',
   'workflow_status_changed',
+  'workflow_archived',
+  'workflow_unarchived',
+  'workflow_version_restored',
   'config_updated',
   'password_reset_sent',
   'email_retried',
@@ -256,18 +301,25 @@ export const AUDIT_ACTIONS = [
   'review_unhidden',
   /** Not an admin's act: Stripe reported a refund or dispute and the payment's credits were taken back. */
   'payment_reversed',
+  /** An admin downloaded runs or ledger rows as CSV (the range and filters in details). */
+  'data_exported',
+  /** Not an admin's act: the workflow failed auto_pause_consecutive_failures runs in a row (decision 146). */
+  'workflow_auto_paused',
+  'workflow_paused',
+  'workflow_resumed',
+  /** An admin disconnected one of a person's OAuth apps (decision 162). */
+  'oauth_grant_revoked',
 ] as const;
-export const ZAuditAction = z.enum(AUDIT_ACTIONS);
+const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;
-export const AUDIT_TARGET_TYPES = ['user', 'workflow', 'config', 'email', 'review'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'workflow', 'config', 'email', 'review', 'export'] as const;
 
 /** `q` matches any part of the admin's e-mail or name or of the action ("suspend" finds `user.suspend`). */
 export const ZAdminAuditListQuery = ZListPaging.extend({
   action: optionalFilter(ZAuditAction),
 });
-export type TAdminAuditListQuery = z.input<typeof ZAdminAuditListQuery>;
 
-export const ZAdminAuditEntry = z.object({
+const ZAdminAuditEntry = z.object({
   id: z.uuid(),
   /** The admin who acted; null if that account was deleted since. */
   admin: ZUserRef.nullable(),
@@ -296,7 +348,6 @@ export const ZAdminConfigList = z.array(ZAdminConfigEntry);
 
 /** PATCH /api/admin/config/{id}: the new value, checked against the key's schema (400 otherwise). */
 export const ZAdminConfigUpdate = z.object({ value: z.unknown() });
-export type TAdminConfigUpdate = z.infer<typeof ZAdminConfigUpdate>;
 
 // Dashboard -------------------------------------------------------------------------------------------------
 
@@ -347,3 +398,18 @@ export const ZAdminStats = z.object({
   demoAssistant: z.boolean(),
 });
 export type TAdminStats = z.infer<typeof ZAdminStats>;
+
+// Admin API (/api/v1/admin/, an admin API key) -----------------------------------------------------------
+
+/**
+ * PUT /api/v1/admin/workflows/{id}/webhook: registers the workflow service's webhook URL and switches the
+ * workflow on (an n8n trigger node calls it when its workflow is activated).
+ */
+export const ZAdminWebhookRegistration = z.object({ webhookUrl: ZWorkflowInput.shape.webhookUrl }).strict();
+
+/**
+ * DELETE /api/v1/admin/workflows/{id}/webhook?webhookUrl=: the service stopped answering at that URL (its n8n
+ * workflow was deactivated), so the workflow is switched off; if another URL has been registered since, the
+ * call changes nothing.
+ */
+export const ZAdminWebhookRemoval = z.object({ webhookUrl: ZWorkflowInput.shape.webhookUrl });

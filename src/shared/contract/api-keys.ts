@@ -10,6 +10,15 @@ export const API_KEY_PREFIX = 'flj_';
 export const API_KEYS_PER_ACCOUNT = 20;
 export const API_KEY_NAME_MAX = 80;
 export const API_KEY_LIMIT_MAX = 1_000_000;
+/**
+ * `user`: the person's own API (/api/v1, /mcp). `admin`: that and the management API under /api/v1/admin/;
+ * only an admin may create one, and it stops opening /api/v1/admin/ when its owner stops being an admin.
+ */
+export const API_KEY_SCOPES = ['user', 'admin'] as const;
+export type TApiKeyScope = (typeof API_KEY_SCOPES)[number];
+/** A credential is a key the person made, or the grant they approved to an OAuth client (decision 162). */
+export const CREDENTIAL_KINDS = ['key', 'oauth'] as const;
+export type TCredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
 /** POST /api/account/api-keys. */
 export const ZApiKeyCreate = z.object({
@@ -18,10 +27,12 @@ export const ZApiKeyCreate = z.object({
   expiresAt: z.iso.datetime({ offset: true }).optional(),
   /** Credits the key may spend per calendar month (UTC); none means only the balance limits it. */
   monthlyCreditLimit: z.number().int().min(1).max(API_KEY_LIMIT_MAX).optional(),
+  /** `admin` only for an admin (403 otherwise); `user` when left out. */
+  scope: z.enum(API_KEY_SCOPES).optional(),
 });
 export type TApiKeyCreate = z.infer<typeof ZApiKeyCreate>;
 
-export const ZApiKey = z.object({
+const ZApiKey = z.object({
   id: z.uuid(),
   name: z.string(),
   /** The first characters of the key, enough to tell keys apart. */
@@ -32,6 +43,7 @@ export const ZApiKey = z.object({
   monthlyCreditLimit: z.number().int().nullable(),
   /** Credits this key charged in the current calendar month (UTC). */
   spentThisMonth: z.number().int(),
+  scope: z.enum(API_KEY_SCOPES),
 });
 export type TApiKey = z.infer<typeof ZApiKey>;
 
@@ -40,4 +52,3 @@ export const ZApiKeyCreated = ZApiKey.extend({ key: z.string() });
 export type TApiKeyCreated = z.infer<typeof ZApiKeyCreated>;
 
 export const ZApiKeyList = z.object({ keys: z.array(ZApiKey) });
-export type TApiKeyList = z.infer<typeof ZApiKeyList>;

@@ -3,8 +3,6 @@ import { z } from 'zod';
 import { ZLanguage } from './common.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from './limits.js';
 
-export { PASSWORD_MAX, PASSWORD_MIN };
-
 export const ZEmail = z
   .string()
   .trim()
@@ -47,15 +45,16 @@ export const ZSessionUser = z.object({
   emailVerified: z.boolean(),
   /** Language of the person's mails and server texts. */
   language: ZLanguage,
+  /** The person's IANA time zone (schedules' times); null until the browser has told it. */
+  timezone: z.string().nullable(),
 });
 export type TSessionUser = z.infer<typeof ZSessionUser>;
 
 /** A mailed link's token: 256 random bits, base64url (43 characters); anything far off is refused early. */
-export const ZMailToken = z.string().trim().min(20).max(200);
+const ZMailToken = z.string().trim().min(20).max(200);
 
 /** POST /api/auth/password-reset/request: always 202 `{ ok: true }`, whether the account exists or not. */
 export const ZPasswordResetRequest = z.object({ email: ZEmail });
-export type TPasswordResetRequest = z.infer<typeof ZPasswordResetRequest>;
 
 /** POST /api/auth/password-reset/confirm: sets the password, ends every session, signs in here. */
 export const ZPasswordResetConfirm = z.object({ token: ZMailToken, password: ZNewPassword });
@@ -63,7 +62,6 @@ export type TPasswordResetConfirm = z.infer<typeof ZPasswordResetConfirm>;
 
 /** POST /api/auth/verify-email: marks the address verified (or applies a pending e-mail change). */
 export const ZVerifyEmailRequest = z.object({ token: ZMailToken });
-export type TVerifyEmailRequest = z.infer<typeof ZVerifyEmailRequest>;
 export const ZVerifyEmailResponse = z.object({
   ok: z.literal(true),
   /** The address now verified (the new one after an e-mail change). */

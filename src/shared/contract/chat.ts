@@ -15,11 +15,10 @@ export function splitCompletionMarker(content: string): { done: boolean; text: s
   return { done, text: content.replace(MARKER_PATTERN, '').trim() };
 }
 
-export const ZChatMessage = z.object({
+const ZChatMessage = z.object({
   role: z.enum(['user', 'assistant']),
   content: z.string().max(8000),
 });
-export type TChatMessage = z.infer<typeof ZChatMessage>;
 
 /**
  * The server keeps each run's conversation itself: of `messages`, only the last entry is read, and it must be
@@ -42,4 +41,3 @@ export const ZChatResponse = z.object({
   remaining: z.number().int().min(0),
 });
 export type TChatRequest = z.infer<typeof ZChatRequest>;
-export type TChatResponse = z.infer<typeof ZChatResponse>;

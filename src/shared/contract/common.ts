@@ -19,6 +19,5 @@ export const ZIdParams = z.object({ id: ZUuid });
 
 /** A user or admin as a list row refers to them. */
 export const ZUserRef = z.object({ id: z.uuid(), email: z.string() });
-export type TUserRef = z.infer<typeof ZUserRef>;
 
 export const ZOk = z.object({ ok: z.literal(true) });

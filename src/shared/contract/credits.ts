@@ -20,6 +20,9 @@ export const LEDGER_NOTE_KINDS = [
   'monthly_plan_first_month',
   'monthly_plan_renewal',
   'monthly_plan_bonus',
+  'monthly_plan_free_period',
+  'account_offer',
+  'account_offer_bonus',
   'payment_refunded',
   'payment_disputed',
   'admin_adjustment',
@@ -27,6 +30,11 @@ export const LEDGER_NOTE_KINDS = [
 ] as const;
 export const ZLedgerNoteKind = z.enum(LEDGER_NOTE_KINDS);
 export type TLedgerNoteKind = z.infer<typeof ZLedgerNoteKind>;
+/** The note of a paid grant's purchase row: what a payment bought, as its receipt names it too. */
+export type TPurchaseNoteKind = Extract<
+  TLedgerNoteKind,
+  'credit_pack' | 'monthly_plan_first_month' | 'monthly_plan_renewal' | 'account_offer'
+>;
 
 /** The values a note's wording names: the plan, its bonus percentage. */
 export const ZLedgerNoteParams = z.object({
@@ -46,7 +54,7 @@ export const ZTransactionListQuery = z.object({
 export type TTransactionListQuery = z.infer<typeof ZTransactionListQuery>;
 
 /** One ledger row as its owner sees it (the user's view). */
-export const ZUserTransaction = z.object({
+const ZUserTransaction = z.object({
   id: z.uuid(),
   transaction_type: ZTransactionType,
   /** Signed: positive adds credits, negative spends them. */
@@ -63,14 +71,18 @@ export const ZUserTransaction = z.object({
   /** Dollars paid, as a decimal string ("12.00"), on purchases. */
   usd_amount: z.string().nullable(),
   plan_name: z.string().nullable(),
+  /**
+   * The run a charge or refund belongs to, while that run still exists (its page is /my-workflows/{id});
+   * null on other rows.
+   */
+  execution_id: z.uuid().nullable(),
 });
 export type TUserTransaction = z.infer<typeof ZUserTransaction>;
 export const ZUserTransactionList = z.array(ZUserTransaction);
 
-export const ZPaymentProviderKind = z.enum(['demo', 'stripe']);
-export type TPaymentProviderKind = z.infer<typeof ZPaymentProviderKind>;
+const ZPaymentProviderKind = z.enum(['demo', 'stripe']);
 
-export const ZPlan = z.object({
+const ZPlan = z.object({
   id: z.string(),
   type: z.enum(PLAN_TYPES),
   name: z.string(),
@@ -78,7 +90,7 @@ export const ZPlan = z.object({
   priceUsd: z.number(),
   discountPercent: z.number().int(),
   bonusPercent: z.number().int(),
-  /** Credits added on top each month (monthly plans): floor(credits * bonusPercent / 100). */
+  /** Credits added on top (each month for monthly plans, once for offers): floor(credits * bonusPercent / 100). */
   bonusCredits: z.number().int(),
   highlighted: z.boolean(),
   benefits: z.array(z.enum(PLAN_BENEFITS)),
@@ -132,7 +144,7 @@ export const ZPurchaseResponse = z.discriminatedUnion('status', [
 ]);
 export type TPurchaseResponse = z.infer<typeof ZPurchaseResponse>;
 
-export const ZSubscription = z.object({
+const ZSubscription = z.object({
   id: z.uuid(),
   planName: z.string(),
   creditsPerMonth: z.number().int(),
@@ -147,7 +159,6 @@ export type TSubscription = z.infer<typeof ZSubscription>;
 
 /** The caller's active monthly plan, or null. */
 export const ZSubscriptionResponse = z.object({ subscription: ZSubscription.nullable() });
-export type TSubscriptionResponse = z.infer<typeof ZSubscriptionResponse>;
 
 export const ZCancelSubscriptionResponse = z.object({ subscription: ZSubscription });
 
@@ -156,6 +167,3 @@ export const ZStripeWebhookResponse = z.object({
   /** True when this event id was applied before and nothing happened now. */
   duplicate: z.boolean(),
 });
-
-// In a module without zod: the web app's first screens build query keys from them.
-export { CREDITS_PATHS } from './credit-paths.js';

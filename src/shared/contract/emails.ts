@@ -10,15 +10,23 @@ export const EMAIL_STATUSES = ['pending', 'sending', 'sent', 'failed', 'held'] a
 export const ZEmailStatus = z.enum(EMAIL_STATUSES);
 export type TEmailStatus = z.infer<typeof ZEmailStatus>;
 
-export const EMAIL_KINDS = [
+const EMAIL_KINDS = [
   'password_reset',
   'password_changed',
   'email_verification',
   'email_change_verification',
   'email_change_notice',
   'account_deleted',
+  'purchase_receipt',
+  'webhook_disabled',
+  'run_ended',
+  'low_balance',
+  'schedule_skipped',
+  'schedule_paused',
+  'schedule_uncovered',
+  'workflow_alert',
 ] as const;
-export const ZEmailKind = z.enum(EMAIL_KINDS);
+const ZEmailKind = z.enum(EMAIL_KINDS);
 export type TEmailKind = z.infer<typeof ZEmailKind>;
 
 export const ZAdminEmail = z.object({

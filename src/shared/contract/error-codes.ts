@@ -13,6 +13,8 @@ export const ERROR_STATUS = {
   EMAIL_NOT_VERIFIED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** The workflow is paused (after failures in a row, or by an admin): no run starts until it is resumed. */
+  WORKFLOW_PAUSED: 409,
   /** A run's result file removed after its retention period. */
   GONE: 410,
   PAYLOAD_TOO_LARGE: 413,

@@ -1,7 +1,11 @@
 // The plan catalogue. Plain constants (no zod) so any screen can show them cheaply;
 // the server is the authority: a purchase is accepted only when it matches a plan here exactly.
 
-export const PLAN_TYPES = ['unique', 'monthly'] as const;
+/**
+ * `unique`: the one-time packs; `monthly`: the plans renewed each month; `offer`: the account page's three
+ * cards, paid once like a pack but with their own prices and a bonus on top.
+ */
+export const PLAN_TYPES = ['unique', 'monthly', 'offer'] as const;
 export type TPlanType = (typeof PLAN_TYPES)[number];
 
 /** Benefits a card lists; each is a translation key on the web side. */
@@ -16,7 +20,7 @@ export const PLAN_BENEFITS = [
   'customDashboard',
   'monthlyConsulting',
 ] as const;
-export type TPlanBenefit = (typeof PLAN_BENEFITS)[number];
+type TPlanBenefit = (typeof PLAN_BENEFITS)[number];
 
 export interface TPlan {
   /** Stable id, unique within its type. */
@@ -29,7 +33,10 @@ export interface TPlan {
   priceUsd: number;
   /** One-time packs: saving against the base price of the Starter pack. */
   discountPercent: number;
-  /** Monthly plans: extra credits granted with every month, as a percentage of `credits` (rounded down). */
+  /**
+   * Extra credits on top of `credits`, as a percentage of them (rounded down): every month for a monthly plan,
+   * once for an offer; 0 for packs.
+   */
   bonusPercent: number;
   highlighted: boolean;
   benefits: readonly TPlanBenefit[];
@@ -88,9 +95,26 @@ export const MONTHLY_PLANS: readonly TPlan[] = [
   ]),
 ];
 
-export const PLANS: readonly TPlan[] = [...ONE_TIME_PACKS, ...MONTHLY_PLANS];
+const offer = (id: string, name: string, credits: number, priceUsd: number, bonusPercent: number) => ({
+  ...pack(id, name, credits, priceUsd, 0),
+  type: 'offer' as const,
+  bonusPercent,
+});
 
-/** Extra credits a monthly plan grants each month: its bonus percentage of the credits, rounded down. */
+/**
+ * The account page's three cards (spec section 9: they differ from the packs on purpose). They are sold as
+ * shown, so they live in the catalogue like every other plan: the cards, the purchase screen and the server
+ * read them from here.
+ */
+export const ACCOUNT_OFFERS: readonly TPlan[] = [
+  offer('starter', 'Starter', 10, 5, 0),
+  { ...offer('pro', 'Pro', 50, 20, 10), highlighted: true },
+  offer('enterprise', 'Enterprise', 300, 100, 10),
+];
+
+export const PLANS: readonly TPlan[] = [...ONE_TIME_PACKS, ...MONTHLY_PLANS, ...ACCOUNT_OFFERS];
+
+/** Extra credits a plan grants on top of its credits (each month for a monthly plan), rounded down. */
 export function planBonusCredits(plan: Pick<TPlan, 'credits' | 'bonusPercent'>): number {
   return Math.floor((plan.credits * plan.bonusPercent) / 100);
 }
@@ -100,13 +124,6 @@ export function findPlan(type: TPlanType, planName: string): TPlan | undefined {
   const wanted = planName.trim().toLowerCase();
   return PLANS.find((p) => p.type === type && (p.name.toLowerCase() === wanted || p.id === wanted));
 }
-
-/** The three static cards of the account page; they differ from the packs on purpose. */
-export const ACCOUNT_PAGE_CARDS = [
-  { id: 'starter', name: 'Starter', credits: 10, priceUsd: 5, bonusCredits: 0, popular: false },
-  { id: 'pro', name: 'Pro', credits: 50, priceUsd: 20, bonusCredits: 5, popular: true },
-  { id: 'enterprise', name: 'Enterprise', credits: 300, priceUsd: 100, bonusCredits: 30, popular: false },
-] as const;
 
 /** A dollar price in the display language's format ("$12", "$0.35"; "12 US$" in Spanish). */
 export function formatUsd(amount: number | string, language: string): string {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { ZWebhookUrl } from './webhooks.js';
 import { ZLanguage } from './common.js';
-import { OUTPUT_TYPES, ZExecutionStatus } from './executions.js';
+import { OUTPUT_TYPES, ZExecutionStatus, ZRunFailureCode } from './executions.js';
 import { INTERACTION_TYPES } from './workflows.js';
 
 /*
@@ -38,18 +39,27 @@ export type TApiWorkflow = z.infer<typeof ZApiWorkflow>;
 export const ZApiWorkflowList = z.object({ workflows: z.array(ZApiWorkflow) });
 
 /** The longest `wait` a start may ask for, in seconds. */
-export const API_RUN_WAIT_MAX = 60;
+const API_RUN_WAIT_MAX = 60;
 
-/** POST /api/v1/runs. */
+/** POST /api/v1/runs: a workflow with its answers, or saved answers (`savedInputId`), never both. */
 export const ZApiRunCreate = z.object({
-  workflowId: z.uuid(),
+  workflowId: z.uuid().optional(),
   /** A survey's answers keyed by question id, checked against the workflow's `inputSchema`. */
   answers: z.record(z.string().max(64), z.unknown()).optional(),
+  /** Saved answers of the key owner (GET /api/v1/saved-inputs): their workflow runs with them. */
+  savedInputId: z.uuid().optional(),
   /** Seconds to hold the answer until the run ends (0 to answer at once). */
   wait: z.number().int().min(0).max(API_RUN_WAIT_MAX).optional(),
   lang: ZLanguage.optional(),
+  /**
+   * Your own address for this run's ending (`run.completed`, `run.failed` or `run.expired`), signed per Standard
+   * Webhooks with your account's run webhook secret; https, and never a private address.
+   */
+  webhookUrl: ZWebhookUrl.optional(),
 });
 export type TApiRunCreate = z.infer<typeof ZApiRunCreate>;
+/** A start of one workflow with its answers, whichever way it came (the body, saved answers, an MCP tool). */
+export type TApiRunStart = Omit<TApiRunCreate, 'savedInputId'> & { workflowId: string };
 
 /** A run as the API shows it. */
 export const ZApiRun = z.object({
@@ -63,12 +73,17 @@ export const ZApiRun = z.object({
   /** The workflow's text or data. */
   outputData: z.unknown().nullable(),
   /** A stored result file: fetch it with the same key. */
-  result_url: z.string().nullable(),
+  resultUrl: z.string().nullable(),
   /** A result the workflow left at its own address. */
   outputUrl: z.string().nullable(),
   outputFilename: z.string().nullable(),
   outputSize: z.number().int().nullable(),
   progressMessage: z.string().nullable(),
+  /** Why a failed or expired run ended so (`timeout`, `workflow_failed`, ...): act on this. */
+  errorCode: ZRunFailureCode.nullable(),
+  /** What the workflow itself said about its failure (`workflow_failed` only). */
+  workflowMessage: z.string().nullable(),
+  /** Why in plain words, in the run's language (the `lang` it was started with), with the workflow's message. */
   errorMessage: z.string().nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
@@ -79,6 +94,11 @@ export type TApiRun = z.infer<typeof ZApiRun>;
 export const ZApiRunStarted = ZApiRun.extend({
   /** A chat's first assistant message, in the run's language: answer it with the first message. */
   welcomeMessage: z.string().nullable().optional(),
+  /**
+   * The secret that signs the deliveries to `webhookUrl` (whsec_...), in the answer of the first run that asked
+   * for one only; POST /api/v1/webhooks/run-secret makes a new one.
+   */
+  webhookSecret: z.string().optional(),
 });
 export type TApiRunStarted = z.infer<typeof ZApiRunStarted>;
 

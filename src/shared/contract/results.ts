@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** What a workflow service may report: the end of a run, or (`running`) a progress message. */
-export const RESULT_STATUSES = ['completed', 'failed', 'running'] as const;
+const RESULT_STATUSES = ['completed', 'failed', 'running'] as const;
 
 /** File types a workflow may send back as `file_data` (or a multipart file part). */
 export const RESULT_FILE_EXTENSIONS = ['pdf', 'csv', 'xlsx', 'txt', 'json', 'png', 'jpg', 'jpeg'] as const;

@@ -4,7 +4,7 @@ import { ZUserRef } from './common.js';
 /** The longest comment a review may carry, counted after trimming. */
 export const REVIEW_COMMENT_MAX = 2000;
 export const REVIEWS_PAGE_DEFAULT = 10;
-export const REVIEWS_PAGE_MAX = 50;
+const REVIEWS_PAGE_MAX = 50;
 
 /** A workflow's visible reviews: the mean to one decimal (null without reviews) and how many there are. */
 export const ZRatingSummary = z.object({
@@ -23,18 +23,14 @@ export const ZReviewInput = z.object({
   rating: z.number().int().min(1).max(5),
   comment: z.string().trim().max(REVIEW_COMMENT_MAX).nullish(),
 });
-export type TReviewInput = z.input<typeof ZReviewInput>;
-
-export const ZReviewParams = z.object({ id: z.uuid() });
 
 export const ZReviewListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(REVIEWS_PAGE_MAX).default(REVIEWS_PAGE_DEFAULT),
   offset: z.coerce.number().int().min(0).max(100_000).default(0),
 });
-export type TReviewListQuery = z.input<typeof ZReviewListQuery>;
 
 /** A review as other people read it: the author by first name and initial only. */
-export const ZReview = z.object({
+const ZReview = z.object({
   id: z.uuid(),
   rating: z.number().int().min(1).max(5),
   /** Plain text; the client shows it as text, never as markup. */
@@ -47,7 +43,7 @@ export const ZReview = z.object({
 export type TReview = z.infer<typeof ZReview>;
 
 /** The reader's own review: theirs to edit, and they are told when an admin hid it. */
-export const ZMyReview = ZReview.extend({ hidden: z.boolean() });
+const ZMyReview = ZReview.extend({ hidden: z.boolean() });
 export type TMyReview = z.infer<typeof ZMyReview>;
 
 /** GET /api/workflows/{id}/reviews: one page of visible reviews, newest first. */
@@ -69,10 +65,6 @@ export type TMyReviewAnswer = z.infer<typeof ZMyReviewAnswer>;
 /** The answer to a DELETE: the workflow's rating without the review. */
 export const ZReviewDeleted = z.object({ rating: ZRatingSummary });
 
-// Admin ------------------------------------------------------------------------------------------------------
-
-export const ZAdminReviewListQuery = ZReviewListQuery;
-
 /** A review as an admin sees it: hidden ones too, and who wrote it. */
 export const ZAdminReview = z.object({
   id: z.uuid(),
@@ -89,4 +81,3 @@ export type TAdminReview = z.infer<typeof ZAdminReview>;
 export const ZAdminReviewList = z.array(ZAdminReview);
 
 export const ZAdminReviewUpdate = z.object({ hidden: z.boolean() });
-export type TAdminReviewUpdate = z.infer<typeof ZAdminReviewUpdate>;

@@ -9,4 +9,3 @@ export const ZTranslateRequest = z.object({
 export type TTranslateRequest = z.infer<typeof ZTranslateRequest>;
 
 export const ZTranslateResponse = z.object({ translation: z.string() });
-export type TTranslateResponse = z.infer<typeof ZTranslateResponse>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZPublicHealth } from './operations.js';
 import { pickLanguage, ZBilingual } from './common.js';
 import { ZRatingSummary } from './reviews.js';
 
@@ -10,6 +11,8 @@ export type TInputFileExtension = (typeof INPUT_FILE_EXTENSIONS)[number];
 /** The ceiling of a file answer's size; the live setting `max_input_file_mb` may lower it. */
 export const MAX_INPUT_FILE_MB = 10;
 export const INTERACTION_TYPES = ['chatbot', 'survey'] as const;
+/** The bounds a number question's minimum and maximum stay within (whole numbers a JSON double holds exactly). */
+const NUMBER_LIMIT = Number.MAX_SAFE_INTEGER;
 export type TInteractionType = (typeof INTERACTION_TYPES)[number];
 
 export const ZSurveyQuestion = z.object({
@@ -28,6 +31,14 @@ export const ZSurveyQuestion = z.object({
   accept: z.array(z.enum(INPUT_FILE_EXTENSIONS)).min(1).max(INPUT_FILE_EXTENSIONS.length).optional(),
   /** File questions: the largest file in MB (the setting `max_input_file_mb` when absent, never above it). */
   maxSizeMb: z.number().int().min(1).max(MAX_INPUT_FILE_MB).optional(),
+  /**
+   * Whether the question needs an answer. Absent on questions stored before it existed: those keep the
+   * earlier rule, every type but a checkbox needs an answer (isRequiredQuestion).
+   */
+  required: z.boolean().optional(),
+  /** Number questions: the smallest and the largest answer taken (both included). */
+  min: z.number().min(-NUMBER_LIMIT).max(NUMBER_LIMIT).optional(),
+  max: z.number().min(-NUMBER_LIMIT).max(NUMBER_LIMIT).optional(),
 });
 export type TSurveyQuestion = z.infer<typeof ZSurveyQuestion>;
 
@@ -35,7 +46,7 @@ export type TSurveyQuestion = z.infer<typeof ZSurveyQuestion>;
  * A question as an admin may send it: the text in both languages, or one plain string that serves as both
  * (the older single-language shape), stored as that same text in es and en.
  */
-export const ZSurveyQuestionInput = ZSurveyQuestion.extend({
+const ZSurveyQuestionInput = ZSurveyQuestion.extend({
   question: z.union([
     ZBilingual,
     z
@@ -44,6 +55,10 @@ export const ZSurveyQuestionInput = ZSurveyQuestion.extend({
       .transform((text) => ({ es: text, en: text })),
   ]),
 });
+
+/** Whether a question needs an answer: its own flag, or (stored before the flag) every type but a checkbox. */
+export const isRequiredQuestion = (q: Pick<TSurveyQuestion, 'type' | 'required'>): boolean =>
+  q.required ?? q.type !== 'checkbox';
 
 /** The extensions a file question takes: its own list, or every kind (`jpg` also stands for `jpeg`). */
 export function acceptedExtensions(question: Pick<TSurveyQuestion, 'accept'>): TInputFileExtension[] {
@@ -72,7 +87,7 @@ export function optionText(
 }
 
 /** A catalogue card. */
-export const ZPublicWorkflow = z.object({
+const ZPublicWorkflow = z.object({
   id: z.uuid(),
   name: ZBilingual,
   description: ZBilingual.nullable(),
@@ -83,6 +98,10 @@ export const ZPublicWorkflow = z.object({
   rating: ZRatingSummary,
   /** Runs started so far (the "popular" order); counted in batches, so it may trail by a few seconds. */
   runCount: z.number().int().min(0),
+  /** Paused while its service is checked (decision 146): shown as temporarily unavailable, not startable. */
+  paused: z.boolean(),
+  /** "Succeeds N% of the time", "usually takes about X": null under 20 finished runs in 30 days (decision 145). */
+  health: ZPublicHealth,
 });
 export type TPublicWorkflow = z.infer<typeof ZPublicWorkflow>;
 
@@ -90,6 +109,11 @@ export type TPublicWorkflow = z.infer<typeof ZPublicWorkflow>;
 export const ZPublicWorkflowDetail = ZPublicWorkflow.extend({
   welcomeMessage: ZBilingual.nullable(),
   surveyQuestions: z.array(ZSurveyQuestion),
+  /**
+   * A chat's replies come from the built-in demo assistant (no language model is configured): the screen
+   * labels them so, while the replies themselves, and so the conversation the workflow receives, stay clean.
+   */
+  demoAssistant: z.boolean(),
 });
 export type TPublicWorkflowDetail = z.infer<typeof ZPublicWorkflowDetail>;
 
@@ -109,6 +133,8 @@ interface InteractionFields {
     question: { es: string; en: string } | string;
     type: string;
     options?: string[];
+    min?: number | undefined;
+    max?: number | undefined;
   }>;
 }
 
@@ -150,6 +176,20 @@ export function interactionIssues(w: InteractionFields, ctx: z.RefinementCtx): v
           code: 'custom',
           path: ['surveyQuestions', i, 'options'],
           message: 'Select and checkbox questions need options',
+        });
+      }
+      if (q.type !== 'number' && (q.min !== undefined || q.max !== undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['surveyQuestions', i, q.min !== undefined ? 'min' : 'max'],
+          message: 'Only number questions take a minimum and a maximum',
+        });
+      }
+      if (q.min !== undefined && q.max !== undefined && q.min > q.max) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['surveyQuestions', i, 'max'],
+          message: 'The maximum must not be below the minimum',
         });
       }
     });

@@ -1,10 +1,15 @@
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { cn } from '../lib/utils';
 import { currentLanguage, SUPPORTED_LANGUAGES } from '../i18n';
 
-/** ES | EN; the choice applies at once and is remembered in localStorage under `lng`. */
+/**
+ * ES | EN; the choice applies at once and is remembered in localStorage under `lng`. An address that names its
+ * language (`?lng=`, decision 135) is changed with it, so that reloading or sharing it keeps the choice.
+ */
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
+  const [params, setParams] = useSearchParams();
   const active = currentLanguage();
   return (
     <div
@@ -21,6 +26,15 @@ export function LanguageSwitch() {
           onClick={() => {
             void i18n.changeLanguage(lng);
             localStorage.setItem('lng', lng);
+            if (params.has('lng')) {
+              setParams(
+                (current) => {
+                  current.set('lng', lng);
+                  return current;
+                },
+                { replace: true },
+              );
+            }
           }}
           className={cn(
             'rounded-md px-2 py-1 uppercase',

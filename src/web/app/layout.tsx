@@ -1,11 +1,13 @@
 import { Coins, LogOut, Menu, X } from 'lucide-react';
 import { lazy, type MouseEvent, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { Link, NavLink, Outlet, ScrollRestoration, useNavigate } from 'react-router';
 import { Button } from '../components/ui/button';
 import { Toaster } from '../components/ui/toast';
 import { isAdminUser, useMe } from '../lib/session';
+import { useRememberTimezone } from '../lib/timezone';
 import { useSignOut } from '../lib/sign-out';
+import { useMediaQuery } from '../lib/use-media-query';
 import { cn } from '../lib/utils';
 import { LanguageSwitch } from './language-switch';
 import { useDocumentTitle } from './page-title';
@@ -13,6 +15,18 @@ import { VerifyEmailBanner } from './verify-email-banner';
 
 // The modal (and the dialog library under it) loads on the first click of the credits badge.
 const CreditsModal = lazy(() => import('../features/billing/credits-modal'));
+// The bell (and the popover library under it) is for people signed in: a visitor's first page does without.
+const LazyBell = lazy(() =>
+  import('../features/notifications/bell').then((m) => ({ default: m.NotificationBell })),
+);
+/** The bell, with a blank of its size until it has loaded, so the header does not move. */
+function NotificationBell() {
+  return (
+    <Suspense fallback={<span className="inline-block size-9" aria-hidden="true" />}>
+      <LazyBell />
+    </Suspense>
+  );
+}
 
 const MAIN_ID = 'main-content';
 
@@ -25,11 +39,14 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 export function Layout() {
   const { t } = useTranslation();
   const { data: user } = useMe();
+  useRememberTimezone(user);
   const signOut = useSignOut();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
   const [creditsOpen, setCreditsOpen] = useState(false);
   const credits = user?.credits ?? 0;
+  // One bell at a time (each follows the count with its own event stream): the md breakpoint of the header.
+  const isDesktop = useMediaQuery('(min-width: 768px)');
   // The badge that opened the credits modal (the header has one per layout), to be focused again on close.
   const creditsOpener = useRef<HTMLButtonElement | null>(null);
   const creditsWasOpen = useRef(false);
@@ -58,6 +75,8 @@ export function Layout() {
     ? [
         { to: '/workflows', label: t('nav.workflows') },
         { to: '/my-workflows', label: t('nav.myWorkflows') },
+        { to: '/saved-answers', label: t('nav.savedAnswers') },
+        { to: '/schedules', label: t('nav.schedules') },
         { to: '/account', label: t('nav.account') },
         ...(isAdminUser(user) ? [{ to: '/admin', label: t('nav.admin') }] : []),
       ]
@@ -99,7 +118,7 @@ export function Layout() {
         <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4">
           <Link to="/" className="flex items-center gap-2 text-lg font-bold text-slate-900">
             <img src="/favicon.svg" alt="" className="size-7" />
-            {t('brand')}
+            {t('pages:brand')}
           </Link>
           <nav aria-label={t('nav.mainNavigation')} className="hidden flex-1 items-center gap-1 md:flex">
             {links.map((l) => (
@@ -115,6 +134,7 @@ export function Layout() {
                   <span className="hidden text-sm font-medium text-slate-800 lg:inline">{user.fullName}</span>
                 ) : null}
                 {creditsBadge}
+                {isDesktop ? <NotificationBell /> : null}
                 <LanguageSwitch />
                 <Button variant="ghost" size="sm" onClick={doSignOut}>
                   <LogOut className="size-4" aria-hidden="true" />
@@ -135,6 +155,7 @@ export function Layout() {
           </div>
           <div className="ml-auto flex items-center gap-2 md:hidden">
             {creditsBadge}
+            {user && !isDesktop ? <NotificationBell /> : null}
             <button
               type="button"
               className="rounded-md p-2 text-slate-800 hover:bg-slate-100"
@@ -186,7 +207,9 @@ export function Layout() {
         ) : null}
       </header>
       <VerifyEmailBanner />
-      <main id={MAIN_ID} tabIndex={-1} className="flex-1 focus:outline-none">
+      {/* At least a screen's height below the header: the footer starts under the fold, so a screen that grows as
+          its chunk and data arrive pushes nothing the reader sees (no layout shift). */}
+      <main id={MAIN_ID} tabIndex={-1} className="min-h-[calc(100vh-4rem)] flex-1 focus:outline-none">
         <Outlet />
       </main>
       <footer className="border-t border-slate-200 bg-white py-6 text-center text-sm text-slate-700">
@@ -198,6 +221,8 @@ export function Layout() {
         </Suspense>
       ) : null}
       <Toaster label={t('notifications')} />
+      {/* A new page opens at its top; Back and Forward return to where the reader was, as browsers do. */}
+      <ScrollRestoration />
     </div>
   );
 }

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import en from '../i18n/locales/en/common.json';
-import es from '../i18n/locales/es/common.json';
+import { PAGE_TEXTS } from '#shared/i18n/pages';
 import { PAGE_TITLES, pageTitleKey } from './page-title';
 
 // The screens as the routers declare them, read from their source so that a new route without a title fails here.
@@ -33,9 +32,9 @@ describe('page titles', () => {
 
   it('have a text in both languages', () => {
     for (const [, key] of PAGE_TITLES) {
-      expect(en.pageTitles[key], key).toBeTruthy();
-      expect(es.pageTitles[key], key).toBeTruthy();
+      expect(PAGE_TEXTS.en.titles[key], key).toBeTruthy();
+      expect(PAGE_TEXTS.es.titles[key], key).toBeTruthy();
     }
-    expect(es.pageTitles.catalogue).toBe('Catálogo de workflows');
+    expect(PAGE_TEXTS.es.titles.catalogue).toBe('Catálogo de workflows');
   });
 });

@@ -1,31 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { matchPath, useLocation } from 'react-router';
-
-/** Keys under `pageTitles` in the common namespace. */
-export type PageTitleKey =
-  | 'home'
-  | 'signIn'
-  | 'signUp'
-  | 'forgotPassword'
-  | 'resetPassword'
-  | 'verifyEmail'
-  | 'catalogue'
-  | 'execute'
-  | 'myWorkflows'
-  | 'run'
-  | 'account'
-  | 'buyCredits'
-  | 'adminDashboard'
-  | 'adminWorkflows'
-  | 'adminCreateWorkflow'
-  | 'adminExecutions'
-  | 'adminUsers'
-  | 'adminCredits'
-  | 'adminEmails'
-  | 'adminAudit'
-  | 'adminConfig'
-  | 'notFound';
+import type { PageTitleKey } from '#shared/i18n/pages';
 
 /**
  * Every screen's title, by path. One table beside the shell rather than a call in each page, so a screen
@@ -43,15 +19,24 @@ export const PAGE_TITLES: ReadonlyArray<readonly [pattern: string, key: PageTitl
   ['/workflows/:id/execute', 'execute'],
   ['/my-workflows', 'myWorkflows'],
   ['/my-workflows/:executionId', 'run'],
+  ['/saved-answers', 'savedAnswers'],
+  ['/schedules', 'schedules'],
   ['/account', 'account'],
   ['/buy-credits', 'buyCredits'],
   ['/credits', 'buyCredits'],
+  ['/connect/:uid', 'connect'],
   ['/admin', 'adminDashboard'],
   ['/admin/workflows', 'adminWorkflows'],
+  ['/admin/workflows/:id', 'adminEditWorkflow'],
+  ['/admin/workflows/:id/versions', 'adminWorkflowVersions'],
+  ['/admin/workflows/:id/health', 'adminWorkflowHealth'],
+  ['/admin/workflows/:id/test', 'adminTestRun'],
   ['/admin/create-workflow', 'adminCreateWorkflow'],
   ['/admin/executions', 'adminExecutions'],
+  ['/admin/executions/:id', 'adminRunDetail'],
   ['/admin/users', 'adminUsers'],
   ['/admin/credits', 'adminCredits'],
+  ['/admin/insights', 'adminInsights'],
   ['/admin/emails', 'adminEmails'],
   ['/admin/audit', 'adminAudit'],
   ['/admin/config', 'adminConfig'],
@@ -64,9 +49,9 @@ export function pageTitleKey(pathname: string): PageTitleKey {
 
 /** Keeps document.title on the current screen's title in the UI language, also after a language switch. */
 export function useDocumentTitle(): void {
-  const { t } = useTranslation();
+  const { t } = useTranslation('pages');
   const { pathname } = useLocation();
-  const title = t('pageTitle', { page: t(`pageTitles.${pageTitleKey(pathname)}`), brand: t('brand') });
+  const title = t('pageTitle', { page: t(`titles.${pageTitleKey(pathname)}`), brand: t('brand') });
   useEffect(() => {
     document.title = title;
   }, [title]);

@@ -12,6 +12,10 @@ vi.mock('../features/catalogue/catalogue-page', () => {
   throw new Error('Failed to fetch dynamically imported module');
 });
 
+// The failing screen shows after the router's lazy import rejects and the error boundary renders, which takes
+// well over testing-library's one-second default on a loaded machine; findBy still returns as soon as it shows.
+const shown = { timeout: 15_000 };
+
 function renderAt(path: string) {
   vi.stubGlobal(
     'fetch',
@@ -45,11 +49,11 @@ describe('a screen that fails', () => {
     // React reports the caught error on the console; the test is about what the reader sees.
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     renderAt('/workflows');
-    const alert = await screen.findByRole('alert');
+    const alert = await screen.findByRole('alert', {}, shown);
     const heading = screen.getByRole('heading', { level: 1, name: 'Something went wrong' });
     expect(alert.contains(heading)).toBe(true);
     // The focus moves in an effect after the screen is painted, which a loaded machine may not have run yet.
-    await waitFor(() => expect(document.activeElement).toBe(heading));
+    await waitFor(() => expect(document.activeElement).toBe(heading), shown);
     expect(screen.getByRole('button', { name: 'Reload the page' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to the home page' }).getAttribute('href')).toBe('/');
     // The header is still there to go elsewhere.
@@ -61,7 +65,7 @@ describe('a screen that fails', () => {
     await i18n.changeLanguage('es');
     try {
       renderAt('/workflows');
-      expect(await screen.findByRole('heading', { level: 1, name: 'Algo salió mal' })).toBeTruthy();
+      expect(await screen.findByRole('heading', { level: 1, name: 'Algo salió mal' }, shown)).toBeTruthy();
       expect(screen.getByRole('button', { name: 'Recargar la página' })).toBeTruthy();
     } finally {
       await i18n.changeLanguage('en');

@@ -16,11 +16,14 @@ const ExecutePage = lazy(() => import('../features/execute/execute-page'));
 const MyExecutionsPage = lazy(() => import('../features/executions/my-executions-page'));
 const RunPage = lazy(() => import('../features/execute/run-page'));
 const AccountPage = lazy(() => import('../features/account/account-page'));
+const SavedInputsPage = lazy(() => import('../features/saved-inputs/saved-inputs-page'));
+const SchedulesPage = lazy(() => import('../features/schedules/schedules-page'));
 const BuyCreditsPage = lazy(() => import('../features/billing/buy-credits-page'));
 const AdminRoutes = lazy(() => import('../features/admin/admin-layout'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
 const VerifyEmailPage = lazy(() => import('../features/auth/verify-email-page'));
+const ConnectPage = lazy(() => import('../features/connect/connect-page'));
 
 function Lazy({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -102,6 +105,22 @@ export const routes: RouteObject[] = [
                 ),
               },
               {
+                path: '/saved-answers',
+                element: (
+                  <Lazy>
+                    <SavedInputsPage />
+                  </Lazy>
+                ),
+              },
+              {
+                path: '/schedules',
+                element: (
+                  <Lazy>
+                    <SchedulesPage />
+                  </Lazy>
+                ),
+              },
+              {
                 path: '/account',
                 element: (
                   <Lazy>
@@ -125,11 +144,29 @@ export const routes: RouteObject[] = [
                   </Lazy>
                 ),
               },
+              // Where an app's OAuth request asks the person to approve it (signing in first, by the guard).
+              {
+                path: '/connect/:uid',
+                element: (
+                  <Lazy>
+                    <ConnectPage />
+                  </Lazy>
+                ),
+              },
             ],
           },
           {
             element: <RouteGuard admin />,
             children: [
+              {
+                // An admin's test run (decision 147): the execute screen, charged to no one.
+                path: '/admin/workflows/:id/test',
+                element: (
+                  <Lazy>
+                    <ExecutePage test />
+                  </Lazy>
+                ),
+              },
               {
                 path: '/admin/*',
                 element: (

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { MailCheck } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../lib/api';
-import { errorKey } from '../lib/error-key';
+import { ApiError } from '../lib/api-client';
+import { errorMessage } from '../lib/error-key';
 import { useResendVerification } from '../lib/resend-verification';
 import { Button, type ButtonProps } from './ui/button';
 import { toast } from './ui/toast';
@@ -40,7 +40,7 @@ export function ResendVerificationButton({
           toast({ title: t('verify.alreadyVerified'), variant: 'success' });
           return;
         }
-        toast({ title: t('verify.resendError'), description: t(errorKey(err)), variant: 'destructive' });
+        toast({ title: t('verify.resendError'), description: errorMessage(t, err), variant: 'destructive' });
       },
     });
   return (

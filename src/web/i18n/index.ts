@@ -2,6 +2,7 @@ import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 import { ERROR_TEXTS } from '#shared/i18n/errors';
+import { PAGE_TEXTS } from '#shared/i18n/pages';
 
 export const SUPPORTED_LANGUAGES = ['en', 'es'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
@@ -9,9 +10,10 @@ export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 type Bundle = Record<string, unknown>;
 /**
  * Namespaces the first screens (shell, home, sign-in, sign-up, credits modal) need; they ship in the first
- * bundle. `errors` is the server's own catalogue of error texts (src/shared/i18n), so both say the same.
+ * bundle. `errors` is the server's own catalogue of error texts and `pages` the pages' titles and descriptions,
+ * which the server writes into each page's head (src/shared/i18n), so both say the same.
  */
-const CORE_NAMESPACES = ['common', 'home', 'auth', 'billing', 'errors'];
+const CORE_NAMESPACES = ['common', 'home', 'auth', 'billing', 'errors', 'pages'];
 
 const eager = import.meta.glob<Bundle>('./locales/*/{common,home,auth,billing}.json', {
   eager: true,
@@ -30,7 +32,11 @@ for (const [path, bundle] of Object.entries(eager)) {
   const [, lng, ns] = match as unknown as [string, string, string];
   (resources[lng] ??= {})[ns] = bundle;
 }
-for (const lng of SUPPORTED_LANGUAGES) (resources[lng] ??= {}).errors = ERROR_TEXTS[lng];
+for (const lng of SUPPORTED_LANGUAGES) {
+  resources[lng] ??= {};
+  resources[lng].errors = ERROR_TEXTS[lng];
+  resources[lng].pages = PAGE_TEXTS[lng];
+}
 
 const lazyBackend: BackendModule = {
   type: 'backend',
@@ -81,11 +87,6 @@ syncHtmlLang();
 /** The UI language: 'es' for any Spanish variant, else 'en'. */
 export function currentLanguage(): Language {
   return i18n.resolvedLanguage === 'es' ? 'es' : 'en';
-}
-
-/** Adds a namespace that is not in the first bundle (the admin screens load theirs). */
-export function addNamespace(ns: string, bundles: Record<Language, Bundle>): void {
-  for (const lng of SUPPORTED_LANGUAGES) i18n.addResourceBundle(lng, ns, bundles[lng], true, true);
 }
 
 export default i18n;

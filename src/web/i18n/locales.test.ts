@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_TEXTS } from '#shared/i18n/errors';
 import { LEDGER_NOTE_TEXTS } from '#shared/i18n/ledger-notes';
+import { PAGE_TEXTS } from '#shared/i18n/pages';
 
 const dir = join(import.meta.dirname, 'locales');
 const flat = (o: Record<string, unknown>, prefix = ''): string[] =>
@@ -22,7 +23,7 @@ describe('translations', () => {
   });
 });
 
-/** Every Spanish string the reader can meet: the web's locale files, the server's errors and the ledger notes. */
+/** Every Spanish string the reader can meet: the web's locale files, the server's errors, the ledger notes and the pages' titles. */
 function spanishTexts(): string[] {
   const texts: string[] = [];
   const walk = (value: unknown): void => {
@@ -33,6 +34,7 @@ function spanishTexts(): string[] {
     walk(JSON.parse(readFileSync(join(dir, 'es', file), 'utf8')));
   walk(ERROR_TEXTS.es);
   walk(LEDGER_NOTE_TEXTS.es);
+  walk(PAGE_TEXTS.es);
   return texts;
 }
 

@@ -4,11 +4,38 @@ import { ERROR_STATUS, type ErrorCode, ZErrorDetails } from '#shared/contract/er
 import { ERROR_TEXTS } from '#shared/i18n/errors';
 import commonEn from '../i18n/locales/en/common.json';
 import commonEs from '../i18n/locales/es/common.json';
-import { ApiError } from './api';
-import { errorDetails, errorKey, errorMessage, errorPlacement, fieldProblems, formErrors } from './error-key';
+import { ApiError } from './api-client';
+import {
+  errorDetails,
+  errorKey,
+  errorMessage,
+  errorParams,
+  errorPlacement,
+  fieldProblems,
+  formErrors,
+} from './error-key';
 
-const apiError = (status: number, code: ErrorCode | undefined, details?: unknown) =>
-  new ApiError('Server text in English', status, code, { error: 'Server text in English', code, details });
+const apiError = (
+  status: number,
+  code: ErrorCode | undefined,
+  details?: unknown,
+  textCase?: { key: string; params?: Record<string, string | number> },
+) =>
+  new ApiError('Server text in English', status, code, {
+    error: 'Server text in English',
+    code,
+    details,
+    ...textCase,
+  });
+
+/** A t() that words a namespace-qualified key in one language, filling its `{{values}}`. */
+const wording =
+  (language: 'en' | 'es') =>
+  (key: string, params?: Record<string, unknown>): string => {
+    const text = resolve(language, key);
+    if (typeof text !== 'string') throw new Error(`no text for ${key}`);
+    return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params?.[name] ?? ''));
+  };
 
 /** The text a namespace-qualified key names in one language's bundles, or undefined. */
 function resolve(language: 'en' | 'es', key: string): unknown {
@@ -51,11 +78,28 @@ describe('errorKey', () => {
     ).toBe('account:settings.password.wrongCurrent');
   });
 
-  it('names a too common password whatever the field is called', () => {
-    const err = apiError(400, 'VALIDATION_ERROR', {
-      fields: [{ field: 'newPassword', message: 'too common' }],
-    });
-    expect(errorKey(err)).toBe('common:errors.passwordTooCommon');
+  it('names a too common password by its case, whatever the field is called or the server wrote', () => {
+    const err = apiError(
+      400,
+      'VALIDATION_ERROR',
+      { fields: [{ field: 'newPassword', message: 'zu häufig', key: 'passwordTooCommon' }] },
+      { key: 'passwordTooCommon' },
+    );
+    expect(errorKey(err)).toBe('errors:VALIDATION_ERROR.passwordTooCommon');
+  });
+
+  it("keeps the client's own wording for a code's default case, the schema check and a case it does not know", () => {
+    expect(errorKey(apiError(404, 'NOT_FOUND', undefined, { key: 'default' }))).toBe(
+      'common:errors.notFound',
+    );
+    expect(
+      errorKey(
+        apiError(400, 'VALIDATION_ERROR', undefined, { key: 'invalidRequest', params: { fields: 'x' } }),
+      ),
+    ).toBe('common:errors.validation');
+    expect(errorKey(apiError(409, 'CONFLICT', undefined, { key: 'somethingNewer' }))).toBe(
+      'errors:CONFLICT.default',
+    );
   });
 
   it('falls back to the generic message for unknown codes and answers without a code', () => {
@@ -144,8 +188,8 @@ describe('every error code of the contract', () => {
     },
   );
 
-  it('words a chat at its message limit from the details', () => {
-    const err = apiError(409, 'CONFLICT', { limit: 20 });
+  it('words a chat at its message limit by its case and values', () => {
+    const err = apiError(409, 'CONFLICT', { limit: 20 }, { key: 'chatLimit', params: { max: 20 } });
     expect(errorKey(err)).toBe('errors:CONFLICT.chatLimit');
     const t = ((key: string, params?: Record<string, unknown>) =>
       `${key} ${JSON.stringify(params)}`) as TFunction;
@@ -199,13 +243,61 @@ describe('errorMessage', () => {
   });
 });
 
+describe('a suspended account', () => {
+  it('is told where to write when the server names the operator’s address, and only then', () => {
+    const withContact = apiError(
+      403,
+      'ACCOUNT_SUSPENDED',
+      { supportEmail: 'help@example.com' },
+      { key: 'withContact', params: { email: 'help@example.com' } },
+    );
+    expect(errorKey(withContact)).toBe('errors:ACCOUNT_SUSPENDED.withContact');
+    const t = ((key: string, params?: Record<string, unknown>) =>
+      `${key} ${JSON.stringify(params)}`) as TFunction;
+    expect(errorMessage(t, withContact)).toBe(
+      'errors:ACCOUNT_SUSPENDED.withContact {"email":"help@example.com"}',
+    );
+    expect(errorParams(withContact)).toEqual({ email: 'help@example.com' });
+    expect(errorKey(apiError(403, 'ACCOUNT_SUSPENDED', undefined, { key: 'default' }))).toBe(
+      'common:errors.accountSuspended',
+    );
+    expect(errorParams(apiError(403, 'ACCOUNT_SUSPENDED', { supportEmail: '' }))).toEqual({});
+  });
+});
+
+describe('an error that names its case', () => {
+  it.each([
+    ['en', 'An account can hold at most 20 API keys'],
+    ['es', 'Una cuenta puede tener como máximo 20 claves de API'],
+  ] as const)('is worded in %s from the catalogue, never with the server text', (language, expected) => {
+    const err = apiError(409, 'CONFLICT', undefined, { key: 'tooManyApiKeys', params: { max: 20 } });
+    const shown = errorMessage(wording(language) as TFunction, err);
+    expect(shown).toBe(expected);
+    expect(shown).not.toContain('Server text');
+  });
+
+  it.each(['en', 'es'] as const)('puts a keyed refusal of a field under that field in %s', (language) => {
+    const err = apiError(
+      400,
+      'VALIDATION_ERROR',
+      { fields: [{ field: 'password', message: 'too common', key: 'passwordTooCommon' }] },
+      { key: 'passwordTooCommon' },
+    );
+    expect(formErrors(wording(language) as TFunction, err, ['email', 'password'])).toEqual({
+      password: ERROR_TEXTS[language].VALIDATION_ERROR.passwordTooCommon,
+    });
+  });
+});
+
 describe('errorDetails', () => {
   it.each([
     [{ fields: [{ field: 'email', message: 'taken' }] }],
     [{ fields: [{ field: 'email', message: 42 }, { field: 'name' }] }],
+    [{ fields: [{ field: 'answers.age', message: 'x', key: 'answerBelowMin', params: { min: 18 } }] }],
     [{ limit: 20 }],
     [{ retryAfter: 30 }],
     [{ required: 3, balance: 1 }],
+    [{ supportEmail: 'help@example.com' }],
     [{ limit: 5, extra: 'ignored', fields: [] }],
     [{}],
   ])('reads %j as the contract schema does', (details) => {

@@ -2,7 +2,8 @@ import type { TFunction } from 'i18next';
 import type { ErrorCode } from '#shared/contract/error-codes';
 import type { TErrorDetails } from '#shared/contract/errors';
 import { REQUEST_ID_PATTERN } from '#shared/contract/request-id';
-import { ApiError } from './api';
+import { ERROR_TEXTS } from '#shared/i18n/errors';
+import { ApiError, textParams } from './api-client';
 
 const NUMBER_DETAILS = ['limit', 'retryAfter', 'required', 'balance'] as const;
 
@@ -20,22 +21,44 @@ export function errorDetails(err: unknown): TErrorDetails {
   if (Array.isArray(given.fields)) {
     // Malformed entries are skipped, not a reason to lose the well-formed ones.
     read.fields = given.fields.flatMap((f: unknown) => {
-      const entry = f as { field?: unknown; message?: unknown } | null;
+      const entry = f as { field?: unknown; message?: unknown; key?: unknown; params?: unknown } | null;
       if (typeof entry?.field !== 'string') return [];
-      return [{ field: entry.field, message: typeof entry.message === 'string' ? entry.message : '' }];
+      const params = textParams(entry.params);
+      return [
+        {
+          field: entry.field,
+          message: typeof entry.message === 'string' ? entry.message : '',
+          ...(typeof entry.key === 'string' ? { key: entry.key } : {}),
+          ...(params ? { params } : {}),
+        },
+      ];
     });
   }
   for (const key of NUMBER_DETAILS) {
     const value = given[key];
     if (typeof value === 'number') read[key] = value;
   }
+  if (typeof given.supportEmail === 'string') read.supportEmail = given.supportEmail;
   return read;
 }
 
-/** One field the server named in a VALIDATION_ERROR (`details.fields`). */
+/**
+ * The catalogue's key (namespace-qualified) of an error's case, when the catalogue has that case: the
+ * server's `key` under its code. Not `default`, which the client words with its own common keys, nor the
+ * schema check's `invalidRequest`, whose list of field paths a form shows next to its fields instead.
+ */
+export function caseKey(code: ErrorCode, key: string | undefined): string | null {
+  if (!key || key === 'default' || key === 'invalidRequest') return null;
+  const texts: Readonly<Record<string, string>> = ERROR_TEXTS.en[code];
+  return Object.hasOwn(texts, key) ? `errors:${code}.${key}` : null;
+}
+
+/** One field the server named in a VALIDATION_ERROR (`details.fields`), with its case when it has one. */
 export interface FieldProblem {
   field: string;
   message: string;
+  key?: string;
+  params?: Record<string, string | number>;
 }
 
 /** The fields a 400 answer names, or none. */
@@ -60,11 +83,11 @@ export type ErrorKeys = Partial<Record<ErrorCode | `${ErrorCode}:${string}`, str
 
 /**
  * The i18n key (namespace-qualified) that explains a failed call in the reader's language. Looks up, in
- * order: the screen's key for a field the server named (`CODE:field`), the screen's key for the code, a
- * too-common password, a case the details make clear (a chat at its message limit), the common key for the
- * code, the code's own text in the errors namespace (the server's catalogue); a failed fetch (no answer) is
- * a network problem; a code this client does not know is the generic message (`errorMessage` shows the
- * server's text for it instead).
+ * order: the screen's key for a field the server named (`CODE:field`), the screen's key for the code, the
+ * case the server named (its `key` in the errors namespace: a too common password, a chat at its message
+ * limit, a suspension with the address to write to), the common key for the code, the code's own text in
+ * the errors namespace; a failed fetch (no answer) is a network problem; a code this client does not know
+ * is the generic message (`errorMessage` shows the server's text for it instead). Never the server's English.
  */
 export function errorKey(err: unknown, specific: ErrorKeys = {}): string {
   if (!(err instanceof ApiError)) {
@@ -72,25 +95,24 @@ export function errorKey(err: unknown, specific: ErrorKeys = {}): string {
   }
   const code = err.code;
   if (!code) return 'common:errors.generic';
-  const details = errorDetails(err);
-  const fields = details.fields ?? [];
-  for (const { field } of fields) {
+  for (const { field } of fieldProblems(err)) {
     const key = specific[`${code}:${field}`];
     if (key) return key;
   }
   const byCode = specific[code];
   if (byCode) return byCode;
-  if (code === 'VALIDATION_ERROR' && fields.some((f) => /too common/i.test(f.message))) {
-    return 'common:errors.passwordTooCommon';
-  }
-  if (code === 'CONFLICT' && details.limit !== undefined) return 'errors:CONFLICT.chatLimit';
-  return COMMON_KEYS[code] ?? `errors:${code}.default`;
+  return caseKey(code, err.key) ?? COMMON_KEYS[code] ?? `errors:${code}.default`;
 }
 
-/** The values an error's key names, from its details (`{{max}}` of a chat's message limit). */
-export function errorParams(err: unknown): Record<string, number> {
+/**
+ * The values an error's key names: the server's `params` of its case (`{{max}}` of a chat's message limit,
+ * `{{email}}` of the operator's address given to a suspended person), and `{{max}}` from `details.limit`
+ * for a screen's own key.
+ */
+export function errorParams(err: unknown): Record<string, number | string> {
+  if (!(err instanceof ApiError)) return {};
   const { limit } = errorDetails(err);
-  return limit === undefined ? {} : { max: limit };
+  return { ...(limit === undefined ? {} : { max: limit }), ...err.params };
 }
 
 /**
@@ -151,6 +173,6 @@ export function formErrors<F extends string>(
 ): Partial<Record<F | 'form', string>> {
   const { field, key } = errorPlacement(err, fields, specific, fieldOfCode);
   const errors: Partial<Record<F | 'form', string>> = {};
-  errors[field ?? 'form'] = t(key);
+  errors[field ?? 'form'] = t(key, errorParams(err));
   return errors;
 }

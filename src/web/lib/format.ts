@@ -1,6 +1,7 @@
 // The shared i18next instance, not '../i18n': formatting needs only the language, not the setup's side effects
 // (the DOM, the locale bundles), so these helpers stay testable anywhere.
 import i18next from 'i18next';
+import { formatRoughDuration } from '#shared/i18n/durations.js';
 
 /**
  * The one locale per UI language that every screen, user and admin alike, writes numbers and dates in. English
@@ -11,7 +12,7 @@ export const localeFor = (language: string | undefined): 'es-ES' | 'en-US' =>
   language?.startsWith('es') ? 'es-ES' : 'en-US';
 
 /** The locale numbers and dates are written in for the current UI language. */
-export const uiLocale = (): string => localeFor(i18next.resolvedLanguage ?? i18next.language);
+const uiLocale = (): string => localeFor(i18next.resolvedLanguage ?? i18next.language);
 
 export function formatNumber(value: number, language?: string): string {
   return new Intl.NumberFormat(language ? localeFor(language) : uiLocale()).format(value);
@@ -53,4 +54,9 @@ export function formatDay(day: string, language?: string): string {
     month: 'short',
     timeZone: 'UTC',
   }).format(date);
+}
+
+/** A rough time in the UI's language, or in `language` (shared/i18n/durations.ts). */
+export function formatDuration(ms: number, language?: string): string {
+  return formatRoughDuration(ms, language ? localeFor(language) : uiLocale());
 }

@@ -45,6 +45,19 @@ const cases: Record<
     en: 'Pro monthly plan bonus (25%)',
     es: 'Bonificación del plan mensual Pro (25 %)',
   },
+  monthly_plan_free_period: {
+    params: { plan: 'Pro' },
+    notes: null,
+    en: 'Pro monthly plan: a period without payment',
+    es: 'Plan mensual Pro: un periodo sin pago',
+  },
+  account_offer: { params: { plan: 'Pro' }, notes: null, en: 'Pro offer', es: 'Oferta Pro' },
+  account_offer_bonus: {
+    params: { plan: 'Pro' },
+    notes: null,
+    en: 'Pro offer bonus',
+    es: 'Bonificación de la oferta Pro',
+  },
   payment_refunded: {
     params: { plan: 'Pro' },
     notes: null,

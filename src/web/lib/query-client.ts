@@ -1,13 +1,6 @@
-import { MutationCache, QueryCache, QueryClient, type QueryFunction } from '@tanstack/react-query';
-import { api, ApiError } from './api';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { ApiError } from './api-client';
 import { queryKeys } from './query-keys';
-
-/** The default fetcher: a query's first key is the path it GETs. */
-const defaultQueryFn: QueryFunction = ({ queryKey }) => {
-  const [path] = queryKey;
-  if (typeof path !== 'string') throw new Error('The first query key must be an API path');
-  return api(path);
-};
 
 /**
  * A 401 means the server no longer knows the session (it expired, was revoked from another device, or its
@@ -27,7 +20,8 @@ export function createQueryClient(): QueryClient {
     queryCache: new QueryCache({ onError: (error) => forgetSessionOn401(client, error) }),
     mutationCache: new MutationCache({ onError: (error) => forgetSessionOn401(client, error) }),
     defaultOptions: {
-      queries: { queryFn: defaultQueryFn, retry: false, refetchOnWindowFocus: false },
+      // No default query function: every query names its typed call (api-client.ts).
+      queries: { retry: false, refetchOnWindowFocus: false },
       mutations: { retry: false },
     },
   });

@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from './api';
+import { api } from './api-client';
 
 /** Mails a new verification link to the signed-in person (202; 409 when already verified; 429 throttled). */
 export function useResendVerification() {
   return useMutation({
-    mutationFn: () => apiPost<{ ok: true }>('/api/auth/verify-email/resend'),
+    mutationFn: () => api.post('/api/auth/verify-email/resend'),
   });
 }

@@ -1,9 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TMyReviewAnswer, TRatingSummary, TReviewInput, TReviewList } from '#shared/contract/reviews';
-import { api, apiDelete } from './api';
+import { api, type ApiBody } from './api-client';
 import { queryKeys } from './query-keys';
-
-const reviewsPath = (workflowId: string) => `/api/workflows/${encodeURIComponent(workflowId)}/reviews`;
 
 /**
  * A workflow's reviews, newest first: the first `limit` of them ("show more" asks for a longer first page, so
@@ -12,7 +9,7 @@ const reviewsPath = (workflowId: string) => `/api/workflows/${encodeURIComponent
 export function useWorkflowReviews(workflowId: string, limit: number, enabled = true) {
   return useQuery({
     queryKey: queryKeys.reviewsPage(workflowId, limit),
-    queryFn: () => api<TReviewList>(`${reviewsPath(workflowId)}?limit=${limit}`),
+    queryFn: () => api.get('/api/workflows/{id}/reviews', { path: { id: workflowId }, query: { limit } }),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -32,8 +29,8 @@ function useRefreshAfterReview(workflowId: string) {
 export function useSaveReview(workflowId: string) {
   const refresh = useRefreshAfterReview(workflowId);
   return useMutation({
-    mutationFn: (input: TReviewInput) =>
-      api<TMyReviewAnswer>(`${reviewsPath(workflowId)}/mine`, { method: 'PUT', body: input }),
+    mutationFn: (body: ApiBody<'/api/workflows/{id}/reviews/mine', 'put'>) =>
+      api.put('/api/workflows/{id}/reviews/mine', { path: { id: workflowId }, body }),
     onSuccess: refresh,
   });
 }
@@ -42,7 +39,7 @@ export function useSaveReview(workflowId: string) {
 export function useDeleteReview(workflowId: string) {
   const refresh = useRefreshAfterReview(workflowId);
   return useMutation({
-    mutationFn: () => apiDelete<{ rating: TRatingSummary }>(`${reviewsPath(workflowId)}/mine`),
+    mutationFn: () => api.delete('/api/workflows/{id}/reviews/mine', { path: { id: workflowId } }),
     onSuccess: refresh,
   });
 }

@@ -1,16 +1,29 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TSessionUser } from '#shared/contract/auth';
-import { api } from './api';
+import { api } from './api-client';
 import { queryKeys } from './query-keys';
 
 const FIVE_MINUTES = 5 * 60 * 1000;
+
+/**
+ * Whether the page was sent to a visitor: the server writes into the head whether the request for the page
+ * carried a session cookie (src/server/plugins/web-page.ts), so a visitor's first screen does not ask for a
+ * session only to be told 401. Read once: after a sign-in or sign-out the question goes to the server.
+ */
+let visitorAtLoad =
+  typeof document !== 'undefined' &&
+  document.querySelector('meta[name="flujo-session"]')?.getAttribute('content') === 'none';
 
 /** The signed-in user, or null: any failure of the call means signed out. */
 export const meQuery = queryOptions({
   queryKey: queryKeys.me,
   queryFn: async (): Promise<TSessionUser | null> => {
+    if (visitorAtLoad) {
+      visitorAtLoad = false;
+      return null;
+    }
     try {
-      return await api<TSessionUser>('/api/auth/me');
+      return await api.get('/api/auth/me');
     } catch {
       return null;
     }

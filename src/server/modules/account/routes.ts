@@ -1,6 +1,8 @@
 import {
   ZAccountDelete,
   ZAccountExport,
+  ZAccountSessionList,
+  ZAccountSessionParams,
   ZEmailChange,
   ZEmailChangeResponse,
   ZPasswordChange,
@@ -16,8 +18,10 @@ import {
   changePassword,
   deleteAccount,
   exportAccount,
+  listSessions,
   requestEmailChange,
   revokeOtherSessions,
+  revokeSession,
   updateProfile,
 } from './service.js';
 import { errorAnswers } from '#server/lib/errors.js';
@@ -44,7 +48,8 @@ export async function accountRoutes(app: App, deps: AppDeps): Promise<void> {
     {
       schema: {
         tags: ['account'],
-        summary: 'Change the password (needs the current one); every other session ends',
+        summary:
+          'Change the password (needs the current one); every other session ends, and the API keys are revoked unless `keepApiAccess`',
         body: ZPasswordChange,
         response: { 200: ZOk, ...errors },
       },
@@ -69,6 +74,40 @@ export async function accountRoutes(app: App, deps: AppDeps): Promise<void> {
     async (request, reply) => {
       const { user } = await requireSession(request);
       return reply.status(202).send(await requestEmailChange(deps, user.id, request.body));
+    },
+  );
+
+  app.get(
+    '/sessions',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'The signed-in devices: browser and system, rough place, last use, which one is this',
+        response: { 200: ZAccountSessionList, ...errorAnswers(401) },
+      },
+    },
+    async (request, reply) => {
+      const { user, sessionId } = await requireSession(request);
+      void reply.header('cache-control', 'no-store');
+      return listSessions(deps, user.id, sessionId);
+    },
+  );
+
+  app.delete(
+    '/sessions/:id',
+    {
+      schema: {
+        tags: ['account'],
+        summary: "Sign out one device of the account (404 for a session that is not the caller's)",
+        params: ZAccountSessionParams,
+        response: { 200: ZOk, ...errorAnswers(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { user, sessionId } = await requireSession(request);
+      await revokeSession(deps, user.id, request.params.id);
+      if (request.params.id === sessionId) clearSessionCookie(reply, deps);
+      return { ok: true as const };
     },
   );
 

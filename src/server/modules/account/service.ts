@@ -1,6 +1,7 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ne } from 'drizzle-orm';
 import type {
   TAccountExport,
+  TAccountSession,
   TEmailChange,
   TPasswordChange,
   TProfileUpdate,
@@ -10,7 +11,9 @@ import {
   accountTokens,
   creditTransactions,
   emailOutbox,
+  notifications,
   idempotencyKeys,
+  savedInputs,
   sessions,
   subscriptions,
   userProfiles,
@@ -18,7 +21,8 @@ import {
   workflowExecutions,
 } from '#server/db/schema.js';
 import { ledgerNoteText } from '#shared/i18n/ledger-notes.js';
-import { isoOrNull } from '#server/lib/dates.js';
+import { parseUserAgent } from '#server/lib/device.js';
+import { iso, isoOrNull } from '#server/lib/dates.js';
 import { AppError, badRequest, conflict, notFound } from '#server/lib/errors.js';
 import { newToken } from '#server/lib/tokens.js';
 import type { AppDeps } from '#server/types.js';
@@ -33,8 +37,9 @@ import {
   verifyPassword,
   type ThrottleRule,
 } from '../auth/service.js';
-import { deleteUserApiKeys } from '../apikeys/service.js';
-import { takeInputFileKeys } from '../executions/service.js';
+import { revokeAccountAccess } from '../apikeys/service.js';
+import { checkedTimezone } from '../schedules/service.js';
+import { takeInputFileKeys, takeSavedInputFileKeys } from '../executions/service.js';
 import { enqueueMail } from '../mail/service.js';
 import { queueFileDeletions, removeQueuedFiles } from '../results/service.js';
 import { deleteReviewsOf, reviewsOf } from '../workflows/service.js';
@@ -77,6 +82,7 @@ export async function updateProfile(
     .set({
       ...(input.fullName !== undefined ? { fullName: input.fullName } : {}),
       ...(input.language !== undefined ? { language: input.language } : {}),
+      ...(input.timezone !== undefined ? { timezone: checkedTimezone(input.timezone) } : {}),
       updatedAt: deps.now(),
     })
     .where(eq(userProfiles.id, userId))
@@ -85,7 +91,10 @@ export async function updateProfile(
   return toSessionUser(profile);
 }
 
-/** Sets a new password; every other session of the account ends, and a notice is mailed. */
+/**
+ * Sets a new password; every other session of the account ends, its API keys are revoked unless the person
+ * keeps them (`keepApiAccess`), and a notice naming the revoked keys is mailed.
+ */
 export async function changePassword(
   deps: AppDeps,
   userId: string,
@@ -99,8 +108,9 @@ export async function changePassword(
     await tx.update(users).set({ hashedPassword }).where(eq(users.id, userId));
     await tx.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, currentSessionId)));
     await deleteTokens(tx, userId, 'password_reset');
+    const revoked = input.keepApiAccess ? [] : (await revokeAccountAccess(tx, userId)).apiKeys;
     const [profile] = await tx.select().from(userProfiles).where(eq(userProfiles.id, userId));
-    await sendPasswordChangedMail(tx, deps.config, profile!);
+    await sendPasswordChangedMail(tx, deps.config, profile!, revoked);
   });
 }
 
@@ -134,6 +144,45 @@ export async function revokeOtherSessions(
     .where(and(eq(sessions.userId, userId), ne(sessions.id, currentSessionId)))
     .returning({ id: sessions.id });
   return revoked.length;
+}
+
+/** Sessions kept per account are not capped elsewhere; the list shows this many, most recently used first. */
+const SESSIONS_LISTED_MAX = 100;
+
+/** The account's signed-in devices; sessions past either limit (waiting for the clean-up job) are left out. */
+export async function listSessions(
+  deps: AppDeps,
+  userId: string,
+  currentSessionId: string,
+): Promise<TAccountSession[]> {
+  const now = deps.now();
+  const rows = await deps.db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now), gt(sessions.absoluteExpiresAt, now)))
+    .orderBy(desc(sessions.lastUsedAt), desc(sessions.createdAt))
+    .limit(SESSIONS_LISTED_MAX);
+  return rows.map((r) => ({
+    id: r.id,
+    ...parseUserAgent(r.userAgent),
+    country: r.country,
+    network: r.network,
+    lastUsedAt: iso(r.lastUsedAt),
+    createdAt: iso(r.createdAt),
+    current: r.id === currentSessionId,
+  }));
+}
+
+/**
+ * Ends one session of the account. Another person's session, or one already gone, is 404 alike: the answer
+ * says nothing about sessions that are not the caller's.
+ */
+export async function revokeSession(deps: AppDeps, userId: string, sessionId: string): Promise<void> {
+  const [gone] = await deps.db
+    .delete(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
+  if (!gone) throw notFound('session');
 }
 
 /** Everything the account holds, as one document (the person's right to a copy of their data). */
@@ -232,16 +281,20 @@ export async function deleteAccount(deps: AppDeps, userId: string, password: str
         fullName: null,
         accountStatus: 'suspended',
         emailVerifiedAt: null,
+        notificationPreferences: {},
+        lowBalanceThreshold: null,
+        lowBalanceWarned: false,
         deletedAt: now,
         updatedAt: now,
       })
       .where(eq(userProfiles.id, userId));
     await tx.delete(sessions).where(eq(sessions.userId, userId));
-    await deleteUserApiKeys(tx, userId);
+    await revokeAccountAccess(tx, userId);
     await deleteReviewsOf(tx, userId);
     await tx.delete(accountTokens).where(eq(accountTokens.userId, userId));
     await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, userId));
     await tx.delete(emailOutbox).where(eq(emailOutbox.userId, userId));
+    await tx.delete(notifications).where(eq(notifications.userId, userId));
     await tx
       .update(subscriptions)
       .set({ status: 'cancelled', updatedAt: now })
@@ -272,7 +325,14 @@ export async function deleteAccount(deps: AppDeps, userId: string, password: str
     });
     // Files uploaded as survey answers go with the other contents of the person's runs.
     const uploaded = await takeInputFileKeys(tx, eq(workflowExecutions.userId, userId));
-    const keys = [...withFiles.map((f) => f.key).filter((k): k is string => k !== null), ...uploaded];
+    // So do the person's saved answers, their files and (by the cascade) their schedules.
+    const saved = await takeSavedInputFileKeys(tx, eq(savedInputs.userId, userId));
+    await tx.delete(savedInputs).where(eq(savedInputs.userId, userId));
+    const keys = [
+      ...withFiles.map((f) => f.key).filter((k): k is string => k !== null),
+      ...uploaded,
+      ...saved,
+    ];
     await queueFileDeletions(tx, keys);
     return keys;
   });

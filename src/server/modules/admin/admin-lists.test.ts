@@ -346,6 +346,14 @@ describe('GET /api/admin/stats', () => {
     const { client, id } = await signUpUser(t);
     const res = await client.post('/api/executions/start', { workflowId: workflows.leads.id });
     expect(res.statusCode).toBe(201);
+    // A chat is paid for at its first message.
+    const first = await client.post('/api/chat', {
+      workflowId: workflows.leads.id,
+      executionId: res.json<{ executionId: string }>().executionId,
+      messages: [{ role: 'user', content: 'Hola' }],
+      language: 'es',
+    });
+    expect(first.statusCode).toBe(200);
     const stats = (await admin.get('/api/admin/stats')).json() as TAdminStats;
     expect(stats.creditsPerDay.at(-1)?.spent).toBe(1);
     const [profile] = await t.database.db.select().from(userProfiles).where(eq(userProfiles.id, id));

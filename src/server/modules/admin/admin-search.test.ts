@@ -13,6 +13,7 @@ let t: TestApp;
 let admin: TestClient;
 const ids = { perez: '', nunez: '', other: '' };
 let workflowId = '';
+let reportId = '';
 
 const list = async <T>(path: string) => (await admin.get(path)).json() as T[];
 
@@ -27,6 +28,13 @@ beforeAll(async () => {
     chatbotWorkflowInput(await testAdminId(t), { name: { es: 'Calificación de leads', en: 'Lead scoring' } }),
   );
   workflowId = (res.json() as { id: string }).id;
+  const report = await admin.post(
+    '/api/admin/workflows',
+    chatbotWorkflowInput(await testAdminId(t), {
+      name: { es: 'Informe de incidencia (PDF)', en: 'Incident report (PDF)' },
+    }),
+  );
+  reportId = (report.json() as { id: string }).id;
   await admin.patch(`/api/admin/users/${ids.nunez}`, { accountStatus: 'suspended' });
 });
 
@@ -54,6 +62,26 @@ describe('admin searches match any part, accents and case aside', () => {
     expect(await list<TAdminWorkflow>('/api/admin/workflows?q=CORING')).toHaveLength(1);
   });
 
+  it.each([
+    ['two words out of order', 'pdf informe'],
+    ['words in capitals without accents, one of them partial', 'INCIDENCIA inf'],
+    ['words from both languages', 'incident informe'],
+  ])('workflows: every word of the query, %s', async (_label, q) => {
+    const rows = await list<TAdminWorkflow>(`/api/admin/workflows?q=${encodeURIComponent(q)}`);
+    expect(rows.map((w) => w.id)).toEqual([reportId]);
+  });
+
+  it('workflows: a query with one word that matches nothing finds nothing', async () => {
+    expect(
+      await list<TAdminWorkflow>(`/api/admin/workflows?q=${encodeURIComponent('informe hoja')}`),
+    ).toEqual([]);
+  });
+
+  it('users: words in any order', async () => {
+    const rows = await list<TAdminUser>(`/api/admin/users?q=${encodeURIComponent('PÉREZ lucia')}`);
+    expect(rows.map((u) => u.id)).toEqual([ids.perez]);
+  });
+
   it('credits: the ledger rows of a domain', async () => {
     const rows = await list<TAdminCreditTransaction>('/api/admin/credits?q=example.com');
     expect(rows.map((r) => [r.user?.id, r.noteKind])).toEqual([[ids.perez, 'signup_bonus']]);
@@ -61,6 +89,11 @@ describe('admin searches match any part, accents and case aside', () => {
 
   it('audit: part of an action', async () => {
     const rows = await list<TAdminAuditEntry>('/api/admin/audit?q=suspend');
+    expect(rows.map((r) => [r.actionType, r.targetId])).toEqual([['user_suspended', ids.nunez]]);
+  });
+
+  it('audit: the words of an action in any order', async () => {
+    const rows = await list<TAdminAuditEntry>(`/api/admin/audit?q=${encodeURIComponent('suspended user')}`);
     expect(rows.map((r) => [r.actionType, r.targetId])).toEqual([['user_suspended', ids.nunez]]);
   });
 });

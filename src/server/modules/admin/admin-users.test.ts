@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { TAdminConfigEntry } from '#shared/contract/admin.js';
+import type { TAdminConfigEntry, TAdminUser } from '#shared/contract/admin.js';
 import { adminAuditLogs, creditTransactions, sessions, userProfiles } from '#server/db/schema.js';
 import { signUpUser, TestClient } from '#server/test/client.js';
 import { auditRowsFor } from './testing/test-data.js';
@@ -163,6 +163,138 @@ describe('suspending and reactivating a user', () => {
   });
 });
 
+describe('deleted accounts in the user list', () => {
+  const listed = async (query: string) => {
+    const res = await admin.get(`/api/admin/users?limit=500&${query}`);
+    expect(res.statusCode).toBe(200);
+    return { rows: res.json() as TAdminUser[], total: Number(res.headers['x-total-count']) };
+  };
+
+  it('are left out by default and by every status, and listed (with the count) under status=deleted', async () => {
+    const kept = await signUpUser(t, { fullName: 'Kept Person' });
+    const gone = await signUpUser(t, { fullName: 'Gone Person' });
+    const before = await listed('');
+    const deletedBefore = await listed('status=deleted');
+    expect((await gone.client.post('/api/account/delete', { password: gone.password })).statusCode).toBe(200);
+
+    const live = await listed('');
+    expect(live.rows.map((u) => u.id)).toContain(kept.id);
+    expect(live.rows.map((u) => u.id)).not.toContain(gone.id);
+    expect(live.total).toBe(before.total - 1);
+    expect(live.rows.every((u) => u.deletedAt === null)).toBe(true);
+    // A deleted account is stored as suspended; the suspended filter still shows only live accounts.
+    for (const status of ['all', 'active', 'suspended']) {
+      expect((await listed(`status=${status}`)).rows.map((u) => u.id)).not.toContain(gone.id);
+    }
+
+    const deleted = await listed('status=deleted');
+    expect(deleted.total).toBe(deletedBefore.total + 1);
+    expect(deleted.rows.find((u) => u.id === gone.id)).toMatchObject({
+      email: `deleted-${gone.id}@deleted.invalid`,
+      fullName: null,
+      deletedAt: expect.any(String),
+    });
+    expect(deleted.rows.map((u) => u.id)).not.toContain(kept.id);
+    // The search applies to both sides alike.
+    expect((await listed(`q=${gone.id.slice(0, 8)}`)).rows).toEqual([]);
+    expect((await listed(`q=${gone.id.slice(0, 8)}&status=deleted`)).rows.map((u) => u.id)).toEqual([
+      gone.id,
+    ]);
+  });
+
+  it('refuses an unknown status in the reader’s language', async () => {
+    const res = await admin.get('/api/admin/users?status=removed', { 'accept-language': 'es' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      error: expect.stringMatching(/^Solicitud no válida/),
+    });
+  });
+
+  it('each side of the filter is served by its own index, newest first', async () => {
+    for (const [where, index] of [
+      ['deleted_at is null', 'user_profiles_live_created_idx'],
+      ['deleted_at is not null', 'user_profiles_deleted_created_idx'],
+    ]) {
+      await db().transaction(async (tx) => {
+        // Small tables are scanned whatever the indexes; the plan is what a large one would get.
+        await tx.execute(sql`set local enable_seqscan = off`);
+        const plan = await tx.execute(
+          sql.raw(`explain select * from user_profiles where ${where} order by created_at desc limit 20`),
+        );
+        expect(JSON.stringify(plan)).toContain(index);
+      });
+    }
+  });
+});
+
+describe('the operator address given to suspended people (support_email)', () => {
+  const supportEntry = async () =>
+    ((await admin.get('/api/admin/config')).json() as TAdminConfigEntry[]).find(
+      (e) => e.key === 'support_email',
+    )!;
+
+  it('is empty by default, refuses what is not an address, and once set is named in the refusal in both languages', async () => {
+    const entry = await supportEntry();
+    expect(entry.value).toBe('');
+    const { id, email, password } = await signUpUser(t);
+    await admin.patch(`/api/admin/users/${id}`, { accountStatus: 'suspended' });
+    const signIn = (language: string) =>
+      new TestClient(t).post('/api/auth/signin', { email, password }, { 'accept-language': language });
+
+    expect((await signIn('en')).json()).toEqual({
+      error: 'This account is suspended',
+      code: 'ACCOUNT_SUSPENDED',
+      key: 'default',
+    });
+
+    for (const value of ['not an address', 'a@', 42]) {
+      const bad = await admin.patch(`/api/admin/config/${entry.id}`, { value }, { 'accept-language': 'es' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        error: expect.stringMatching(/support_email/),
+      });
+    }
+    expect((await supportEntry()).value).toBe('');
+
+    expect(
+      (await admin.patch(`/api/admin/config/${entry.id}`, { value: 'ayuda@flujo.example' })).statusCode,
+    ).toBe(200);
+    try {
+      const en = await signIn('en');
+      expect(en.statusCode).toBe(403);
+      expect(en.json()).toEqual({
+        error: 'This account is suspended. To ask why or to appeal, write to ayuda@flujo.example',
+        code: 'ACCOUNT_SUSPENDED',
+        key: 'withContact',
+        params: { email: 'ayuda@flujo.example' },
+        details: { supportEmail: 'ayuda@flujo.example' },
+      });
+      expect((await signIn('es')).json()).toMatchObject({
+        error:
+          'Esta cuenta está suspendida. Para preguntar el motivo o reclamar, escribe a ayuda@flujo.example',
+      });
+    } finally {
+      await admin.patch(`/api/admin/config/${entry.id}`, { value: '' });
+    }
+    expect((await signIn('es')).json()).toEqual({
+      error: 'Esta cuenta está suspendida',
+      code: 'ACCOUNT_SUSPENDED',
+      key: 'default',
+    });
+  });
+});
+
+describe('the public configuration', () => {
+  it('tells anyone whether translation is available, and nothing else', async () => {
+    const res = await new TestClient(t).get('/api/config');
+    expect(res.statusCode).toBe(200);
+    // The test app configures no language model.
+    expect(res.json()).toEqual({ translationAvailable: false });
+  });
+});
+
 describe('live configuration', () => {
   const entries = async () => (await admin.get('/api/admin/config')).json() as TAdminConfigEntry[];
   const entry = async (key: string) => {
@@ -174,19 +306,30 @@ describe('live configuration', () => {
   it('lists every entry with its key, description and value', async () => {
     const list = await entries();
     expect(list.map((e) => e.key).sort()).toEqual([
+      'alert_consecutive_failures',
+      'alert_failure_rate_percent',
       'api_requests_per_minute',
+      'auto_pause_consecutive_failures',
       'chat_max_message_chars',
       'chat_max_messages',
       'default_credits_per_execution',
+      'delivery_log_entries_per_run',
       'max_event_streams_per_user',
       'max_input_file_mb',
       'max_result_file_mb',
+      'notify_after_seconds',
+      'open_runs_per_user',
       'password_reset_minutes',
       'require_email_verification',
       'result_retention_days',
+      'saved_inputs_per_account',
+      'schedule_min_interval_minutes',
+      'schedules_per_account',
       'signup_bonus_credits',
       'signups_per_ip_per_hour',
+      'support_email',
       'webhook_timeout_minutes',
+      'webhooks_per_account',
     ]);
     expect(list.find((e) => e.key === 'webhook_timeout_minutes')).toMatchObject({
       value: 15,
@@ -218,6 +361,7 @@ describe('live configuration', () => {
     ['a fractional bonus', 'signup_bonus_credits', 2.5],
     ['a result file over 10 MB', 'max_result_file_mb', 11],
     ['no value at all', 'chat_max_messages', undefined],
+    ['no open run at all', 'open_runs_per_user', 0],
   ])("refuses %s by the key's own schema (400) and keeps the value", async (_label, key, value) => {
     const before = await entry(key);
     const auditsBefore = await auditCount();

@@ -10,6 +10,7 @@ import {
 } from '#server/db/schema.js';
 import { signUpUser, type TestClient } from '#server/test/client.js';
 import { TEST_ADMIN } from '#server/test/harness.js';
+import { chargeRun } from '../credits/service.js';
 import { headerTokenFor } from '../workflows/secrets.js';
 import { auditRowsFor } from './testing/test-data.js';
 import { chatbotWorkflowInput, useAdminApp } from '#server/test/test-data.js';
@@ -251,6 +252,8 @@ describe('deleting a workflow', () => {
     const start = await user.post('/api/executions/start', { workflowId: created.id });
     expect(start.statusCode).toBe(201);
     const { executionId } = start.json() as { executionId: string };
+    // Charged as its answers charge it; a run nobody sent is deleted with nothing to give back.
+    await db().transaction((tx) => chargeRun(tx, t.deps.metrics, executionId));
     const balance = async () =>
       (await db().select().from(userProfiles).where(eq(userProfiles.id, userId)))[0]?.credits;
     expect(await balance()).toBe(3);

@@ -1,4 +1,4 @@
-import { and, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type {
@@ -13,6 +13,8 @@ import type {
   ZAdminUserListQuery,
   ZAdminWorkflowListQuery,
 } from '#shared/contract/admin.js';
+import type { TTransactionType } from '#shared/contract/credits.js';
+import type { TExecutionStatus, TRunOrigin } from '#shared/contract/executions.js';
 import { ledgerNoteText } from '#shared/i18n/ledger-notes.js';
 import type { Db, DbOrTx } from '#server/db/client.js';
 import { userRefColumns, workflowRefColumns } from '#server/db/refs.js';
@@ -33,6 +35,7 @@ import {
   workflowTextContains,
 } from './search.js';
 import { tallyRuns } from '../executions/service.js';
+import { foldHealthNotes, monthlyHealthOf, monthlySuccessRates } from '../operations/service.js';
 
 export interface Page<T> extends Total {
   rows: T[];
@@ -47,7 +50,7 @@ export interface Page<T> extends Total {
 const newestFirstOfMatches = (column: AnyPgColumn): SQL => sql`${column} desc nulls first`;
 
 /** Above this many matching rows the total is the planner's estimate: counting millions exactly is slow. */
-export const EXACT_COUNT_LIMIT = 10_000;
+const EXACT_COUNT_LIMIT = 10_000;
 
 interface Total {
   total: number;
@@ -101,9 +104,12 @@ export async function listUsers(
   db: Db,
   query: z.output<typeof ZAdminUserListQuery>,
 ): Promise<Page<TAdminUser>> {
+  const { status } = query;
   const where = and(
     query.q ? userMatches(query.q) : undefined,
-    query.status ? eq(userProfiles.accountStatus, query.status) : undefined,
+    // Deleted accounts only when asked for (each side has its own index, migration 0022).
+    status === 'deleted' ? isNotNull(userProfiles.deletedAt) : isNull(userProfiles.deletedAt),
+    status === 'active' || status === 'suspended' ? eq(userProfiles.accountStatus, status) : undefined,
     query.role ? eq(userProfiles.isAdmin, query.role === 'admin') : undefined,
   );
   const order = query.q ? newestFirstOfMatches(userProfiles.createdAt) : newestFirst(userProfiles.createdAt);
@@ -128,6 +134,7 @@ export function toAdminUser(p: typeof userProfiles.$inferSelect): TAdminUser {
     credits: p.credits,
     lastLoginAt: isoOrNull(p.lastLoginAt),
     createdAt: iso(p.createdAt),
+    deletedAt: isoOrNull(p.deletedAt),
   };
 }
 
@@ -143,6 +150,7 @@ export const ownerColumns = {
 export async function listWorkflows(
   db: Db,
   query: z.output<typeof ZAdminWorkflowListQuery>,
+  now: Date,
 ): Promise<Page<TAdminWorkflow>> {
   const category = query.category?.toLowerCase();
   await tallyRuns(db);
@@ -151,22 +159,51 @@ export async function listWorkflows(
     category
       ? sql`(lower(${userWorkflows.category}->>'en') = ${category} or lower(${userWorkflows.category}->>'es') = ${category})`
       : undefined,
-    query.status ? eq(userWorkflows.isActive, query.status === 'active') : undefined,
+    query.status === 'archived' ? isNotNull(userWorkflows.archivedAt) : undefined,
+    query.status === 'active' || query.status === 'inactive'
+      ? and(eq(userWorkflows.isActive, query.status === 'active'), isNull(userWorkflows.archivedAt))
+      : undefined,
     query.visibility ? eq(userWorkflows.isPublic, query.visibility === 'public') : undefined,
   );
+  await foldHealthNotes(db);
+  const byHealth = query.sort === 'health';
+  const rates = sql`health_rates`;
+  const order = byHealth
+    ? sql`${rates}.rate asc nulls last, ${userWorkflows.createdAt} desc`
+    : newestFirst(userWorkflows.createdAt);
+  const select = db
+    .select({ workflow: userWorkflows, owner: ownerColumns })
+    .from(userWorkflows)
+    .leftJoin(userProfiles, eq(userProfiles.id, userWorkflows.userId))
+    .$dynamic();
   const page = await readAdminPage(
     db,
     userWorkflows,
     where,
-    newestFirst(userWorkflows.createdAt),
+    order,
     query,
-    db
-      .select({ workflow: userWorkflows, owner: ownerColumns })
-      .from(userWorkflows)
-      .leftJoin(userProfiles, eq(userProfiles.id, userWorkflows.userId))
-      .$dynamic(),
+    byHealth
+      ? select.leftJoin(
+          sql`${monthlySuccessRates(now)} as ${rates}`,
+          sql`${rates}.workflow_id = ${userWorkflows.id}`,
+        )
+      : select,
   );
-  return { ...page, rows: page.rows.map((r) => toAdminWorkflow(r.workflow, r.owner)) };
+  const health = await monthlyHealthOf(
+    db,
+    page.rows.map((r) => r.workflow.id),
+    now,
+  );
+  return {
+    ...page,
+    rows: page.rows.map((r) => ({
+      ...toAdminWorkflow(r.workflow, r.owner),
+      health: {
+        finished: health.get(r.workflow.id)?.finished ?? 0,
+        successRate: health.get(r.workflow.id)?.successRate ?? null,
+      },
+    })),
+  };
 }
 
 export function toAdminWorkflow(
@@ -185,6 +222,10 @@ export function toAdminWorkflow(
     executionCount: w.executionCount,
     interactionType: w.interactionType,
     creditsPerExecution: w.creditsPerExecution,
+    version: w.version,
+    archivedAt: isoOrNull(w.archivedAt),
+    pausedAt: isoOrNull(w.pausedAt),
+    pausedReason: w.pausedReason,
     createdAt: iso(w.createdAt),
     updatedAt: iso(w.updatedAt),
   };
@@ -201,11 +242,12 @@ export function selectRunsWithRefs<C extends Record<string, AnyPgColumn>>(db: Db
 
 // Executions -------------------------------------------------------------------------------------------------
 
-export async function listExecutions(
+/** The run list's filters (search, status, origin), which the runs export applies too. */
+export async function runListFilter(
   db: Db,
-  query: z.output<typeof ZAdminExecutionListQuery>,
-): Promise<Page<TAdminExecution>> {
-  const where = and(
+  query: { q?: string | undefined; status?: TExecutionStatus | undefined; origin?: TRunOrigin | undefined },
+): Promise<SQL | undefined> {
+  return and(
     query.q
       ? or(
           await workflowIdMatches(db, workflowExecutions.workflowId, query.q),
@@ -213,7 +255,26 @@ export async function listExecutions(
         )
       : undefined,
     query.status ? eq(workflowExecutions.status, query.status) : undefined,
+    query.origin ? eq(workflowExecutions.origin, query.origin) : undefined,
   );
+}
+
+/** The ledger list's filters (search, type), which the ledger export applies too. */
+export async function ledgerListFilter(
+  db: Db,
+  query: { q?: string | undefined; type?: TTransactionType | undefined },
+): Promise<SQL | undefined> {
+  return and(
+    query.q ? await userIdMatches(db, creditTransactions.userId, query.q) : undefined,
+    query.type ? eq(creditTransactions.transactionType, query.type) : undefined,
+  );
+}
+
+export async function listExecutions(
+  db: Db,
+  query: z.output<typeof ZAdminExecutionListQuery>,
+): Promise<Page<TAdminExecution>> {
+  const where = await runListFilter(db, query);
   const page = await readAdminPage(
     db,
     workflowExecutions,
@@ -223,9 +284,11 @@ export async function listExecutions(
     selectRunsWithRefs(db, {
       id: workflowExecutions.id,
       status: workflowExecutions.status,
+      origin: workflowExecutions.origin,
       outputType: workflowExecutions.outputType,
       outputFilename: workflowExecutions.outputFilename,
       creditsUsed: workflowExecutions.creditsUsed,
+      errorCode: workflowExecutions.errorCode,
       errorMessage: workflowExecutions.errorMessage,
       createdAt: workflowExecutions.createdAt,
       completedAt: workflowExecutions.completedAt,
@@ -249,10 +312,7 @@ export async function listCreditTransactions(
   db: Db,
   query: z.output<typeof ZAdminCreditListQuery>,
 ): Promise<Page<TAdminCreditTransaction>> {
-  const where = and(
-    query.q ? await userIdMatches(db, creditTransactions.userId, query.q) : undefined,
-    query.type ? eq(creditTransactions.transactionType, query.type) : undefined,
-  );
+  const where = await ledgerListFilter(db, query);
   const page = await readAdminPage(
     db,
     creditTransactions,

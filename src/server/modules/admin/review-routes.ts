@@ -3,8 +3,8 @@ import { errorAnswers } from '#server/lib/errors.js';
 import {
   ZAdminReview,
   ZAdminReviewList,
-  ZAdminReviewListQuery,
   ZAdminReviewUpdate,
+  ZReviewListQuery,
 } from '#shared/contract/reviews.js';
 import type { Db } from '#server/db/client.js';
 import { requireAdmin } from '#server/plugins/session.js';
@@ -49,7 +49,7 @@ export async function adminReviewRoutes(app: App, deps: AppDeps): Promise<void> 
         operationId: 'adminListWorkflowReviews',
         summary: "A workflow's reviews, hidden ones included, newest first (total in X-Total-Count)",
         params: ZIdParams,
-        querystring: ZAdminReviewListQuery,
+        querystring: ZReviewListQuery,
         response: { 200: ZAdminReviewList, ...errors },
       },
     },

@@ -42,6 +42,10 @@ import {
 } from './lists.js';
 import { getAdminStats } from './stats.js';
 import { adjustCredits, updateUser } from './users.js';
+import { listConnectedApps } from '../oauth/service.js';
+import { revokeConnectedAppAsAdmin } from './connected-apps.js';
+import { ZConnectedAppList } from '#shared/contract/oauth.js';
+import { ZOk } from '#shared/contract/common.js';
 import {
   createWorkflowAsAdmin,
   getWorkflowDetail,
@@ -123,7 +127,7 @@ export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
     'Workflows (search: name or description)',
     ZAdminWorkflowListQuery,
     ZAdminWorkflowList,
-    (query) => listWorkflows(db, query),
+    (query) => listWorkflows(db, query, deps.now()),
   );
   adminListRoute(
     app,
@@ -241,6 +245,34 @@ export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request) => updateUser(db, await adminId(request), request.params.id, request.body),
+  );
+
+  app.get(
+    '/users/:id/connected-apps',
+    {
+      schema: {
+        tags,
+        summary: 'The apps a user connected with OAuth',
+        params: ZIdParams,
+        response: { 200: ZConnectedAppList, ...errors },
+      },
+    },
+    async (request) => ({ apps: await listConnectedApps(deps, request.params.id) }),
+  );
+  app.delete(
+    '/users/:id/connected-apps/:appId',
+    {
+      schema: {
+        tags,
+        summary: 'Revoke a user’s connected app at once (audited)',
+        params: ZIdParams.extend({ appId: ZIdParams.shape.id }),
+        response: { 200: ZOk, ...errors },
+      },
+    },
+    async (request) => {
+      await revokeConnectedAppAsAdmin(deps, await adminId(request), request.params.id, request.params.appId);
+      return { ok: true as const };
+    },
   );
 
   // Configuration ---------------------------------------------------------------------------------------------

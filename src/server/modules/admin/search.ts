@@ -4,8 +4,9 @@ import type { DbOrTx } from '#server/db/client.js';
 import { userProfiles, userWorkflows, workflowNameFolded, workflowTextFolded } from '#server/db/schema.js';
 
 /*
- * Search conditions of the admin lists: what the admin typed matches any part of a name, e-mail, workflow
- * name or audit action, whatever its accents and case ("rez" finds "Pérez", "example.com" an address).
+ * Search conditions of the admin lists: every word the admin typed matches some part of a name, e-mail,
+ * workflow name or audit action, in any order and whatever its accents and case ("rez" finds "Pérez",
+ * "example.com" an address, "informe pdf" "Informe de incidencia (PDF)").
  * Both sides go through flujo_fold (migration 0010): users keep the folded text in a stored column, workflows
  * and audit actions are folded in index expressions, each with a trigram GIN index, so a search of three
  * letters or more is an index lookup whose matches are checked against plain text.
@@ -27,34 +28,42 @@ function searchWords(q: string): string[] {
 }
 
 /**
- * Every word of q somewhere in the user's e-mail or name ("example.com", "rez" for Pérez, "ana pérez"); uses
- * the `user_profiles_search_trgm_idx` index on the stored folded text.
+ * Every word of q somewhere in `folded`, in any order. Each word is its own `like`, so the trigram index on
+ * `folded` serves each of them and the database intersects the matches.
  */
-export function userMatches(q: string): SQL {
+function foldedContainsEveryWord(folded: SQL, q: string): SQL {
   const words = searchWords(q);
   if (!words.length) return sql`true`;
   return sql.join(
-    words.map((w) => foldedContains(sql`${userProfiles.searchText}`, w)),
+    words.map((w) => foldedContains(folded, w)),
     sql` and `,
   );
 }
 
+/**
+ * Every word of q somewhere in the user's e-mail or name ("example.com", "rez" for Pérez, "ana pérez"); uses
+ * the `user_profiles_search_trgm_idx` index on the stored folded text.
+ */
+export function userMatches(q: string): SQL {
+  return foldedContainsEveryWord(sql`${userProfiles.searchText}`, q);
+}
+
 /** Ids of the users that match q, as a subquery. */
-export function userIdsMatching(q: string): SQL {
+function userIdsMatching(q: string): SQL {
   return sql`(select ${userProfiles.id} from ${userProfiles} where ${userMatches(q)})`;
 }
 
 /**
- * Name (or, with description, also the description) contains q in either language, accents and case aside;
- * uses `user_workflows_name_trgm_idx` or `user_workflows_text_trgm_idx`.
+ * Name (or, with description, also the description) in either language holds every word of q, accents and
+ * case aside; uses `user_workflows_name_trgm_idx` or `user_workflows_text_trgm_idx`.
  */
 export function workflowTextContains(q: string, withDescription: boolean): SQL {
-  return foldedContains(withDescription ? workflowTextFolded : workflowNameFolded, q.trim());
+  return foldedContainsEveryWord(withDescription ? workflowTextFolded : workflowNameFolded, q);
 }
 
-/** Any part of an audit entry's action ("suspend" finds "user.suspend"); uses `audit_action_trgm_idx`. */
+/** Every word of q in an audit entry's action ("suspend" finds "user_suspended"); uses `audit_action_trgm_idx`. */
 export function auditActionContains(column: AnyPgColumn, q: string): SQL {
-  return foldedContains(sql`flujo_fold(${column})`, q.trim());
+  return foldedContainsEveryWord(sql`flujo_fold(${column})`, q);
 }
 
 /**
@@ -63,7 +72,7 @@ export function auditActionContains(column: AnyPgColumn, q: string): SQL {
  * search so broad that more ids match than this stays a subquery: most rows match it anyway, and walking
  * the newest-first index while filtering finds a page quickly.
  */
-export const MAX_RESOLVED_IDS = 1000;
+const MAX_RESOLVED_IDS = 1000;
 
 const idIn = (column: AnyPgColumn, ids: string[]): SQL => (ids.length ? inArray(column, ids) : sql`false`);
 

@@ -4,7 +4,7 @@ import type { App, AppDeps } from '#server/types.js';
 import { translateText } from './translate.js';
 import { errorAnswers } from '#server/lib/errors.js';
 
-export const TRANSLATE_REQUESTS_PER_MINUTE = 30;
+const TRANSLATE_REQUESTS_PER_MINUTE = 30;
 
 /** POST /api/admin/translate (the LLM fills one language from the other). Mounted inside the admin scope. */
 export async function translateRoutes(app: App, deps: AppDeps): Promise<void> {

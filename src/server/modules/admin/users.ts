@@ -9,6 +9,7 @@ import type { Db } from '#server/db/client.js';
 import { userProfiles } from '#server/db/schema.js';
 import { conflict, notFound } from '#server/lib/errors.js';
 import type { AppDeps } from '#server/types.js';
+import { revokeAccountAccess } from '../apikeys/service.js';
 import { revokeUserSessions } from '../auth/service.js';
 import { applyLedgerEntry } from '../credits/service.js';
 import { writeAudit } from './audit.js';
@@ -57,8 +58,8 @@ export async function adjustCredits(
 }
 
 /**
- * Changes a user's status or role. Suspending revokes every session of the user in the same transaction,
- * so their open tabs stop working at once. An admin can neither suspend nor demote themself (409): the
+ * Changes a user's status or role. Suspending revokes every session and API key of the user in the same
+ * transaction, so their open tabs, scripts and streams stop working at once (the audit row names the keys). An admin can neither suspend nor demote themself (409): the
  * panel must never lock out the person using it.
  */
 export async function updateUser(
@@ -96,13 +97,18 @@ export async function updateUser(
       .returning();
     if (!updated) throw notFound('user');
     const suspended = changes.accountStatus?.to === 'suspended';
-    if (suspended) await revokeUserSessions(tx, userId);
+    let revoked: { revokedApiKeys: string[]; revokedOAuthApps: string[] } | undefined;
+    if (suspended) {
+      await revokeUserSessions(tx, userId);
+      const access = await revokeAccountAccess(tx, userId);
+      revoked = { revokedApiKeys: access.apiKeys, revokedOAuthApps: access.oauthApps };
+    }
     await writeAudit(tx, {
       adminId,
       action: suspended ? 'user_suspended' : 'user_updated',
       targetType: 'user',
       targetId: userId,
-      details: { email: current.email, changes },
+      details: { email: current.email, changes, ...revoked },
     });
     return toAdminUser(updated);
   });

@@ -3,22 +3,25 @@ import { and, eq, gt, inArray } from 'drizzle-orm';
 import type { TAdminWorkflowDetail, TAdminWorkflowUpdate, TWorkflowSecret } from '#shared/contract/admin.js';
 import { ZWorkflowInput, type TWorkflowInputParsed } from '#shared/contract/workflows.js';
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
-import { userProfiles, users, userWorkflows, workflowExecutions } from '#server/db/schema.js';
+import { savedInputs, userProfiles, users, userWorkflows, workflowExecutions } from '#server/db/schema.js';
 import { badRequest, notFound } from '#server/lib/errors.js';
 import type { Metrics } from '#server/lib/metrics.js';
 import { applyLedgerEntry } from '../credits/service.js';
-import { takeInputFileKeys } from '../executions/service.js';
+import { takeInputFileKeys, takeSavedInputFileKeys } from '../executions/service.js';
 import { queueFileDeletions, removeQueuedFiles, workflowResultKeys } from '../results/service.js';
 import {
   headerTokenFor,
   createWorkflow,
   deleteWorkflow,
+  getVersion,
+  recordVersionIfChanged,
   rotateWorkflowSecret,
   setWorkflowActive,
+  setWorkflowArchived,
   updateWorkflow,
   type WorkflowRow,
 } from '../workflows/service.js';
-import { writeAudit } from './audit.js';
+import { actorUserId, type AdminActor, writeAudit } from './audit.js';
 import { isoOrNull } from '#server/lib/dates.js';
 import type { AppDeps } from '#server/types.js';
 import { ownerColumns, toAdminWorkflow } from './lists.js';
@@ -69,12 +72,12 @@ export async function getWorkflowDetail(db: Db, id: string): Promise<TAdminWorkf
 
 export async function createWorkflowAsAdmin(
   db: Db,
-  adminId: string,
+  adminId: AdminActor,
   input: TWorkflowInputParsed,
 ): Promise<TAdminWorkflowDetail> {
   return db.transaction(async (tx) => {
     await assertOwnerExists(tx, input.userId);
-    const row = await createWorkflow(tx, input);
+    const row = await createWorkflow(tx, input, actorUserId(adminId));
     await writeAudit(tx, {
       adminId,
       action: 'workflow_created',
@@ -121,7 +124,7 @@ const same = (a: unknown, b: unknown) => isDeepStrictEqual(a, b);
  */
 export async function updateWorkflowAsAdmin(
   db: Db,
-  adminId: string,
+  adminId: AdminActor,
   id: string,
   patch: TAdminWorkflowUpdate,
 ): Promise<TAdminWorkflowDetail> {
@@ -135,20 +138,16 @@ export async function updateWorkflowAsAdmin(
     }
     const before = asInput(current);
     const parsed = ZWorkflowInput.safeParse({ ...before, ...given });
-    if (!parsed.success) {
-      const fields = parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
-      throw badRequest(
-        { key: 'invalidWorkflow', params: { fields: fields.map((f) => f.field || f.message).join(', ') } },
-        { fields },
-      );
-    }
+    if (!parsed.success) throw invalidWorkflow(parsed.error.issues);
     if (patch.userId !== undefined && patch.userId !== current.userId)
       await assertOwnerExists(tx, patch.userId);
     const after = parsed.data as unknown as Record<string, unknown>;
     const changedFields = Object.keys(given).filter((k) => !same(before[k], after[k]));
     if (changedFields.length === 0) return toDetail(tx, current);
-    const row = await updateWorkflow(tx, id, parsed.data);
-    if (!row) throw notFound('workflow');
+    const saved = await updateWorkflow(tx, id, parsed.data);
+    if (!saved) throw notFound('workflow');
+    // A change to what a run uses makes a new version; owner and visibility alone do not.
+    const row = await recordVersionIfChanged(tx, current, saved, actorUserId(adminId));
     const changes = Object.fromEntries(
       AUDITED_VALUES.filter((k) => changedFields.includes(k)).map((k) => [
         k,
@@ -160,7 +159,76 @@ export async function updateWorkflowAsAdmin(
       action: 'workflow_updated',
       targetType: 'workflow',
       targetId: id,
-      details: { name: row.name, changedFields, changes },
+      details: { name: row.name, changedFields, changes, version: row.version },
+    });
+    return toDetail(tx, row);
+  });
+}
+
+/** The merged form failed the create rules: 400 with each field named. */
+function invalidWorkflow(issues: readonly { path: PropertyKey[]; message: string }[]) {
+  const fields = issues.map((i) => ({ field: i.path.map(String).join('.'), message: i.message }));
+  return badRequest(
+    { key: 'invalidWorkflow', params: { fields: fields.map((f) => f.field || f.message).join(', ') } },
+    { fields },
+  );
+}
+
+/**
+ * Restores an earlier version: what it kept replaces what a run uses now, as a new version that says which one
+ * it copied (history is never rewritten), audited as `workflow_version_restored`. Owner, visibility, status and
+ * the secret stay as they are. Restoring what is already current changes nothing and records nothing.
+ */
+export async function restoreVersionAsAdmin(
+  db: Db,
+  adminId: string,
+  id: string,
+  version: number,
+): Promise<TAdminWorkflowDetail> {
+  return db.transaction(async (tx) => {
+    const current = await findWorkflow(tx, id, true);
+    const { content } = await getVersion(tx, id, version);
+    // The kept version passes today's rules again (a rule may have tightened since it was saved).
+    const parsed = ZWorkflowInput.safeParse({ ...asInput(current), ...content });
+    if (!parsed.success) throw invalidWorkflow(parsed.error.issues);
+    const saved = await updateWorkflow(tx, id, parsed.data);
+    if (!saved) throw notFound('workflow');
+    const row = await recordVersionIfChanged(tx, current, saved, adminId, version);
+    if (row.version === current.version) return toDetail(tx, current);
+    await writeAudit(tx, {
+      adminId,
+      action: 'workflow_version_restored',
+      targetType: 'workflow',
+      targetId: id,
+      details: { name: row.name, restoredFrom: version, from: current.version, version: row.version },
+    });
+    return toDetail(tx, row);
+  });
+}
+
+/**
+ * Archives a workflow or brings it back, audited (`workflow_archived`, `workflow_unarchived`). Archiving
+ * deletes nothing: runs already under way go on, customers keep their runs, results and reviews. Asking for
+ * the state it is already in changes nothing and records nothing.
+ */
+export async function setArchivedAsAdmin(
+  db: Db,
+  adminId: string,
+  id: string,
+  archived: boolean,
+  now: Date,
+): Promise<TAdminWorkflowDetail> {
+  return db.transaction(async (tx) => {
+    const current = await findWorkflow(tx, id, true);
+    if ((current.archivedAt !== null) === archived) return toDetail(tx, current);
+    const row = await setWorkflowArchived(tx, id, archived ? now : null);
+    if (!row) throw notFound('workflow');
+    await writeAudit(tx, {
+      adminId,
+      action: archived ? 'workflow_archived' : 'workflow_unarchived',
+      targetType: 'workflow',
+      targetId: id,
+      details: { name: row.name },
     });
     return toDetail(tx, row);
   });
@@ -169,7 +237,7 @@ export async function updateWorkflowAsAdmin(
 /** `{ isActive }` alone: needs no other field to be valid (an owner-less workflow can still be switched off). */
 async function changeStatus(
   tx: Tx,
-  adminId: string,
+  adminId: AdminActor,
   current: WorkflowRow,
   isActive: boolean,
 ): Promise<TAdminWorkflowDetail> {
@@ -224,7 +292,7 @@ async function refundOpenRuns(tx: Tx, workflowId: string, metrics: Metrics): Pro
 /** Deletes a workflow with its runs; their stored files are queued in the same transaction, removed after it. */
 export async function deleteWorkflowAsAdmin(
   deps: AppDeps,
-  adminId: string,
+  adminId: AdminActor,
   id: string,
 ): Promise<{ deletedExecutions: number }> {
   const { deletedExecutions, files } = await deps.db.transaction(async (tx) => {
@@ -234,6 +302,8 @@ export async function deleteWorkflowAsAdmin(
     const files = [
       ...(await workflowResultKeys(tx, id)),
       ...(await takeInputFileKeys(tx, eq(workflowExecutions.workflowId, id))),
+      // The files kept with its saved answers, which go with it (the cascade).
+      ...(await takeSavedInputFileKeys(tx, eq(savedInputs.workflowId, id))),
     ];
     await queueFileDeletions(tx, files);
     const deletedExecutions = await deleteWorkflow(tx, id);
@@ -267,7 +337,7 @@ export async function getWorkflowSecret(db: Db, id: string, now: Date): Promise<
 
 export async function rotateSecretAsAdmin(
   db: Db,
-  adminId: string,
+  adminId: AdminActor,
   id: string,
   now: Date,
 ): Promise<TWorkflowSecret> {

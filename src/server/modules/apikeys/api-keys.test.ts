@@ -83,7 +83,9 @@ describe('personal API keys', () => {
     ]) {
       const res = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers });
       expect(res.statusCode).toBe(401);
-      expect(res.headers['www-authenticate']).toBe('Bearer realm="flujo"');
+      expect(res.headers['www-authenticate']).toBe(
+        `Bearer realm="flujo", resource_metadata="${t.deps.config.publicUrl}/.well-known/oauth-protected-resource/api/v1"`,
+      );
       bodies.add(res.body);
     }
     expect(bodies.size).toBe(1);

@@ -22,7 +22,7 @@ export async function apiKeyRoutes(app: App, deps: AppDeps): Promise<void> {
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      return reply.status(201).send(await createApiKey(deps, user.id, request.body));
+      return reply.status(201).send(await createApiKey(deps, user, request.body));
     },
   );
 

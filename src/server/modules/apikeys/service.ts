@@ -6,14 +6,18 @@ import {
   type TApiKey,
   type TApiKeyCreate,
   type TApiKeyCreated,
+  type TApiKeyScope,
+  type TCredentialKind,
 } from '#shared/contract/api-keys.js';
 import type { TSessionUser } from '#shared/contract/auth.js';
 import type { Db, DbOrTx } from '#server/db/client.js';
 import { apiKeys, userProfiles } from '#server/db/schema.js';
+import { anyRow } from '#server/db/sql-helpers.js';
 import { AppError, badRequest, notFound } from '#server/lib/errors.js';
 import { sha256Hex } from '#server/lib/tokens.js';
 import type { AppDeps } from '#server/types.js';
 import { toSessionUser } from '../auth/service.js';
+import { getSetting } from '../settings/service.js';
 
 /** 24 random bytes: 192 bits, 32 base64url characters after the prefix. */
 const KEY_BYTES = 24;
@@ -29,6 +33,7 @@ export function monthStart(now: Date): Date {
 
 type KeyRow = typeof apiKeys.$inferSelect;
 
+/** What a credential (key or grant) charged in the month of `now`. */
 export function spentThisMonth(row: Pick<KeyRow, 'spentMonth' | 'spentCredits'>, now: Date): number {
   return row.spentMonth && row.spentMonth.getTime() === monthStart(now).getTime() ? row.spentCredits : 0;
 }
@@ -43,15 +48,19 @@ function toApiKey(row: KeyRow, now: Date): TApiKey {
     expiresAt: row.expiresAt?.toISOString() ?? null,
     monthlyCreditLimit: row.monthlyCreditLimit,
     spentThisMonth: spentThisMonth(row, now),
+    scope: row.scope,
   };
 }
 
 export async function createApiKey(
   deps: AppDeps,
-  userId: string,
+  user: Pick<TSessionUser, 'id' | 'isAdmin'>,
   input: TApiKeyCreate,
 ): Promise<TApiKeyCreated> {
   const now = deps.now();
+  const userId = user.id;
+  const scope = input.scope ?? 'user';
+  if (scope === 'admin' && !user.isAdmin) throw new AppError('FORBIDDEN', 'adminKeyScope');
   const expiresAt = input.expiresAt === undefined ? null : new Date(input.expiresAt);
   if (expiresAt && expiresAt <= now) {
     throw badRequest('expiryInPast', {
@@ -66,7 +75,10 @@ export async function createApiKey(
       .from(userProfiles)
       .where(eq(userProfiles.id, userId))
       .for('update');
-    const [held] = await tx.select({ n: count() }).from(apiKeys).where(eq(apiKeys.userId, userId));
+    const [held] = await tx
+      .select({ n: count() })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), eq(apiKeys.kind, 'key')));
     if ((held?.n ?? 0) >= API_KEYS_PER_ACCOUNT) {
       throw new AppError('CONFLICT', { key: 'tooManyApiKeys', params: { max: API_KEYS_PER_ACCOUNT } });
     }
@@ -79,6 +91,7 @@ export async function createApiKey(
         keyHash: sha256Hex(key),
         monthlyCreditLimit: input.monthlyCreditLimit ?? null,
         expiresAt,
+        scope,
         createdAt: now,
       })
       .returning();
@@ -91,7 +104,7 @@ export async function listApiKeys(deps: AppDeps, userId: string): Promise<TApiKe
   const rows = await deps.db
     .select()
     .from(apiKeys)
-    .where(eq(apiKeys.userId, userId))
+    .where(and(eq(apiKeys.userId, userId), eq(apiKeys.kind, 'key')))
     .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
   const now = deps.now();
   return rows.map((row) => toApiKey(row, now));
@@ -101,13 +114,39 @@ export async function listApiKeys(deps: AppDeps, userId: string): Promise<TApiKe
 export async function deleteApiKey(db: Db, userId: string, keyId: string): Promise<void> {
   const gone = await db
     .delete(apiKeys)
-    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), eq(apiKeys.kind, 'key')))
     .returning({ id: apiKeys.id });
   if (gone.length === 0) throw notFound('apiKey');
 }
 
-export async function deleteUserApiKeys(db: DbOrTx, userId: string): Promise<void> {
-  await db.delete(apiKeys).where(eq(apiKeys.userId, userId));
+/** What revoking an account's access took away, for the notice that tells the person. */
+export interface RevokedAccess {
+  /** The names of the revoked API keys, oldest first. */
+  apiKeys: string[];
+  /** The names of the applications whose OAuth grants were revoked, oldest first. */
+  oauthApps: string[];
+}
+
+/**
+ * Revokes everything that acts for the account without its password: every API key and every OAuth grant
+ * (a grant's credential is a row of api_keys too, and its tokens go with it). A password reset and a suspension call it, a password change unless
+ * the person keeps them, an account's deletion too. Runs in the caller's transaction; each credential's row
+ * going tells every server instance to close the event streams it opened (migration 0017). Sessions are the
+ * caller's business: a password change keeps the one it was made in.
+ */
+export async function revokeAccountAccess(tx: DbOrTx, userId: string): Promise<RevokedAccess> {
+  const gone = await tx
+    .delete(apiKeys)
+    .where(eq(apiKeys.userId, userId))
+    .returning({ id: apiKeys.id, name: apiKeys.name, kind: apiKeys.kind, createdAt: apiKeys.createdAt });
+  gone.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+  const namesOf = (kind: TCredentialKind) => gone.filter((k) => k.kind === kind).map((k) => k.name);
+  return { apiKeys: namesOf('key'), oauthApps: namesOf('oauth') };
+}
+
+/** Whether the key still exists (an event stream asks once it watches for the key's end). */
+export async function apiKeyIsLive(db: DbOrTx, keyId: string): Promise<boolean> {
+  return anyRow(db, apiKeys, eq(apiKeys.id, keyId));
 }
 
 /** Who a valid key acts for. */
@@ -116,6 +155,10 @@ export interface ApiPrincipal {
   user: TSessionUser;
   monthlyCreditLimit: number | null;
   spentThisMonth: number;
+  /** The key's name, for the audit log of what an admin key changed. */
+  keyName: string;
+  /** 'admin' opens /api/v1/admin/ while `user.isAdmin` holds (requireAdminKey checks both). */
+  scope: TApiKeyScope;
 }
 
 /** What every key lookup reads: the key, and its owner's profile (joined with `keyOwner`). */
@@ -145,7 +188,10 @@ export async function authenticateApiKey(deps: AppDeps, presented: string): Prom
 
 /**
  * What a looked-up key (by authenticateApiKey, or by a route that reads more in the same round trip) acts
- * for: null when it expired or its owner is suspended. Records its use now and then.
+ * for: null when it expired or its owner is suspended. Records its use now and then. While addresses must be
+ * verified (`require_email_verification`), the key of an account whose address is not yet verified is refused
+ * with a 403 that says so: whoever registered someone else's address could otherwise make keys before its
+ * owner ever saw the account (the owner's password reset then revokes them).
  */
 export async function principalOf(
   deps: AppDeps,
@@ -155,6 +201,10 @@ export async function principalOf(
   if (!row) return null;
   if (row.key.expiresAt && row.key.expiresAt <= now) return null;
   if (row.profile.accountStatus !== 'active') return null;
+  // Verified owners (nearly everyone) pay no extra read on this path.
+  if (!row.profile.emailVerifiedAt && (await getSetting(deps.db, 'require_email_verification'))) {
+    throw new AppError('EMAIL_NOT_VERIFIED', 'apiKey');
+  }
   if (!row.key.lastUsedAt || now.getTime() - row.key.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
     await deps.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.key.id));
   }
@@ -163,6 +213,8 @@ export async function principalOf(
     user: toSessionUser(row.profile),
     monthlyCreditLimit: row.key.monthlyCreditLimit,
     spentThisMonth: spentThisMonth(row.key, now),
+    keyName: row.key.name,
+    scope: row.key.scope,
   };
 }
 
@@ -173,4 +225,42 @@ export async function principalOf(
  */
 export function spentThisMonthSql(month: SQL): SQL {
   return sql`case when ${apiKeys.spentMonth} = ${month} then ${apiKeys.spentCredits} else 0 end`;
+}
+
+/**
+ * For a charge made outside a start, inside the charge's transaction: a chat's first message sent through a
+ * key (decision 164). The key's row is locked first, before the charge touches the run and the balance, in the
+ * order a start takes its locks (the key, then the account), so the two never wait on each other in a circle,
+ * and concurrent charges with one key queue and never pass its limit. The answer adds a charge to the key's
+ * spending of the month, or refuses it past the limit with 402 SPENDING_LIMIT (the caller's rolled-back
+ * transaction then charged nothing).
+ */
+export async function lockKeySpending(
+  tx: DbOrTx,
+  keyId: string,
+  now: Date,
+): Promise<(price: number) => Promise<void>> {
+  const month = monthStart(now);
+  const [key] = await tx
+    .select({
+      limit: apiKeys.monthlyCreditLimit,
+      spent: sql<number>`(${spentThisMonthSql(sql`${month.toISOString()}::timestamptz`)})::int`,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.id, keyId))
+    .for('update');
+  // Revoked since the request was authorised: nothing is charged through it.
+  if (!key) throw new AppError('UNAUTHENTICATED', 'apiKeyRequired');
+  return async (price) => {
+    if (key.limit !== null && key.spent + price > key.limit) {
+      throw new AppError('SPENDING_LIMIT', 'default', {
+        required: price,
+        remaining: Math.max(0, key.limit - key.spent),
+      });
+    }
+    await tx
+      .update(apiKeys)
+      .set({ spentCredits: key.spent + price, spentMonth: month })
+      .where(eq(apiKeys.id, keyId));
+  };
 }

@@ -191,7 +191,11 @@ describe('sign-in and sessions', () => {
   it('treats a request without a session as signed out', async () => {
     const res = await new TestClient(t).get('/api/auth/me');
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: expect.any(String), code: 'UNAUTHENTICATED' });
+    expect(res.json()).toEqual({
+      error: expect.any(String),
+      code: 'UNAUTHENTICATED',
+      key: 'default',
+    });
   });
 
   it('refuses a suspended account with 403 ACCOUNT_SUSPENDED and its open session stops working', async () => {

@@ -17,7 +17,7 @@ export type TokenPurpose = (typeof ACCOUNT_TOKEN_PURPOSES)[number];
 
 const HOUR_MS = 60 * 60 * 1000;
 /** Verification links (sign-up and e-mail change) work this long. */
-export const VERIFY_LINK_HOURS = 24;
+const VERIFY_LINK_HOURS = 24;
 
 const displayName = (p: Profile) => p.fullName ?? p.email;
 
@@ -66,13 +66,19 @@ export async function sendPasswordResetMail(
   });
 }
 
-export async function sendPasswordChangedMail(tx: DbOrTx, config: Config, profile: Profile): Promise<void> {
+/** The notice of a new password, naming the API keys it revoked (`revokedKeys`). */
+export async function sendPasswordChangedMail(
+  tx: DbOrTx,
+  config: Config,
+  profile: Profile,
+  revokedKeys: string[],
+): Promise<void> {
   await enqueueMail(tx, config, {
     kind: 'password_changed',
     to: profile.email,
     userId: profile.id,
     language: profile.language,
-    params: { name: displayName(profile), link: appLink(config, '/forgot-password') },
+    params: { name: displayName(profile), link: appLink(config, '/forgot-password'), revokedKeys },
   });
 }
 

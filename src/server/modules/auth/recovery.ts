@@ -6,6 +6,7 @@ import { accountTokens, userProfiles, users } from '#server/db/schema.js';
 import { AppError, conflict, notFound } from '#server/lib/errors.js';
 import { sha256Hex } from '#server/lib/tokens.js';
 import type { AppDeps } from '#server/types.js';
+import { revokeAccountAccess } from '../apikeys/service.js';
 import {
   deleteTokens,
   sendPasswordChangedMail,
@@ -14,7 +15,14 @@ import {
   type TokenPurpose,
 } from './mails.js';
 import { hashPassword } from './passwords.js';
-import { assertUsablePassword, openSession, revokeUserSessions, toSessionUser } from './service.js';
+import type { DeviceSeen } from '#server/lib/device.js';
+import {
+  accountSuspended,
+  assertUsablePassword,
+  openSession,
+  revokeUserSessions,
+  toSessionUser,
+} from './service.js';
 import { clearAttempts, takeAttempts, type ThrottleRule } from './throttle.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -22,10 +30,9 @@ export const RESET_RULES = {
   email: { limit: 5, windowMs: HOUR_MS },
   ip: { limit: 20, windowMs: HOUR_MS },
 } satisfies Record<string, ThrottleRule>;
-export const RESEND_RULE: ThrottleRule = { limit: 5, windowMs: HOUR_MS };
+const RESEND_RULE: ThrottleRule = { limit: 5, windowMs: HOUR_MS };
 
 const invalidToken = () => new AppError('INVALID_TOKEN', 'default');
-const suspended = () => new AppError('ACCOUNT_SUSPENDED', 'default');
 /** An address verified before keeps its first date. */
 const verifiedSince = (now: Date) => sql`coalesce(${userProfiles.emailVerifiedAt}, ${ts(now)})`;
 
@@ -70,34 +77,37 @@ async function spendToken(tx: DbOrTx, id: string): Promise<boolean> {
 }
 
 /**
- * Sets a new password from a reset link: every session of the account ends, a notice is mailed, and a new
- * session opens for this browser. Opening the link also proves the address, so it counts as verified.
+ * Sets a new password from a reset link: every session of the account ends, every API key is revoked (whoever
+ * held the account before its owner recovered it may have made them), a notice naming them is mailed, and a
+ * new session opens for this browser. Opening the link also proves the address, so it counts as verified.
  */
 export async function confirmPasswordReset(
   deps: AppDeps,
   input: TPasswordResetConfirm,
+  seen: DeviceSeen,
 ): Promise<{ token: string; user: TSessionUser }> {
   const now = deps.now();
   const found = await findLiveToken(deps.db, input.token, ['password_reset'], now);
   if (!found || found.profile.deletedAt || found.token.email !== found.profile.email) throw invalidToken();
-  if (found.profile.accountStatus !== 'active') throw suspended();
+  if (found.profile.accountStatus !== 'active') throw await accountSuspended(deps.db);
   assertUsablePassword(input.password);
   const hashedPassword = await hashPassword(input.password);
   const profile = await deps.db.transaction(async (tx) => {
     if (!(await spendToken(tx, found.token.id))) throw invalidToken();
     await tx.update(users).set({ hashedPassword }).where(eq(users.id, found.profile.id));
     await revokeUserSessions(tx, found.profile.id);
+    const revoked = await revokeAccountAccess(tx, found.profile.id);
     const [updated] = await tx
       .update(userProfiles)
       .set({ emailVerifiedAt: verifiedSince(now), updatedAt: now })
       .where(eq(userProfiles.id, found.profile.id))
       .returning();
-    await sendPasswordChangedMail(tx, deps.config, updated!);
+    await sendPasswordChangedMail(tx, deps.config, updated!, revoked.apiKeys);
     return updated!;
   });
   // The person proved they own the address: earlier failed sign-ins on it no longer count against them.
   await clearAttempts(deps.db, [`signin:email:${profile.email}`]);
-  const token = await openSession(deps.db, profile.id, now);
+  const token = await openSession(deps.db, profile.id, seen, now);
   return { token, user: toSessionUser(profile) };
 }
 
@@ -125,7 +135,7 @@ export async function verifyEmail(deps: AppDeps, token: string): Promise<TVerify
   const now = deps.now();
   const found = await findLiveToken(deps.db, token, ['email_verification', 'email_change'], now);
   if (!found || found.profile.deletedAt) throw invalidToken();
-  if (found.profile.accountStatus !== 'active') throw suspended();
+  if (found.profile.accountStatus !== 'active') throw await accountSuspended(deps.db);
   const { token: row, profile } = found;
   if (row.purpose === 'email_verification') {
     // A link for an address the account no longer has proves nothing about the current one.

@@ -32,8 +32,8 @@ export async function authRoutes(app: App, deps: AppDeps): Promise<void> {
     },
     async (request, reply) => {
       const language = request.body.language ?? requestLanguage(request);
-      const profile = await signup(deps, app.rateLimiter, { ...request.body, language }, request.ip);
-      const token = await openSession(deps.db, profile.id, deps.now());
+      const profile = await signup(deps, { ...request.body, language }, request.ip);
+      const token = await openSession(deps.db, profile.id, request.device(), deps.now());
       setSessionCookie(reply, deps, token, cookieMaxAge);
       return reply.status(201).send(toSessionUser(profile));
     },
@@ -50,7 +50,7 @@ export async function authRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { token, user } = await signin(deps.db, request.body, request.ip, deps.now());
+      const { token, user } = await signin(deps.db, request.body, request.ip, request.device(), deps.now());
       setSessionCookie(reply, deps, token, cookieMaxAge);
       return user;
     },
@@ -94,7 +94,7 @@ export async function authRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { token, user } = await confirmPasswordReset(deps, request.body);
+      const { token, user } = await confirmPasswordReset(deps, request.body, request.device());
       setSessionCookie(reply, deps, token, cookieMaxAge);
       return user;
     },

@@ -4,10 +4,11 @@ import type { TLanguage } from '#shared/contract/common.js';
 import type { Config } from '#server/config.js';
 import type { AppDeps } from '#server/types.js';
 import type { Db, DbOrTx } from '#server/db/client.js';
-import { accountTokens, sessions, userProfiles, users } from '#server/db/schema.js';
+import { accountTokens, oauthStore, sessions, userProfiles, users } from '#server/db/schema.js';
+import { anyRow } from '#server/db/sql-helpers.js';
+import type { DeviceSeen } from '#server/lib/device.js';
 import { AppError } from '#server/lib/errors.js';
 import { newToken, sha256Hex } from '#server/lib/tokens.js';
-import { secondsUntilReset, type RateLimiter } from '#server/providers/rate-limit/index.js';
 import { applyLedgerEntry } from '../credits/service.js';
 import { getSetting } from '../settings/service.js';
 import { isCommonPassword } from './common-passwords.js';
@@ -37,11 +38,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const SESSION_IDLE_MS = 30 * DAY_MS;
 /** Absolute lifetime: a session ends this long after sign-in, however active. */
 export const SESSION_ABSOLUTE_MS = 90 * DAY_MS;
-/** Renew the sliding expiry at most once per this interval, so reads do not write on every request. */
-const SESSION_RENEW_AFTER_MS = DAY_MS;
+/**
+ * Renew the sliding expiry, and note the last use and place, at most once per this interval, so reads do not
+ * write on every request; the devices list's "last used" is as precise as this.
+ */
+export const SESSION_TOUCH_AFTER_MS = 60 * 60 * 1000;
 
 /** Sign-in attempts: per e-mail from one address, per e-mail from anywhere (looser), and per address. */
-export const SIGNIN_WINDOW_MS = 15 * 60 * 1000;
+const SIGNIN_WINDOW_MS = 15 * 60 * 1000;
 export const SIGNIN_RULES = {
   emailAndIp: { limit: 10, windowMs: SIGNIN_WINDOW_MS },
   // Looser, so a flood against one address from many places does not lock its owner out everywhere at once.
@@ -68,6 +72,7 @@ export function toSessionUser(p: typeof userProfiles.$inferSelect): TSessionUser
     email_verified: p.emailVerifiedAt !== null,
     emailVerified: p.emailVerifiedAt !== null,
     language: p.language,
+    timezone: p.timezone,
   };
 }
 
@@ -123,29 +128,19 @@ export const SIGNUP_WINDOW_MS = 60 * 60 * 1000;
 
 /**
  * Creates an account from the sign-up form. Every account comes with the sign-up bonus, so accounts per
- * address are limited by the app's rate limiter (shared by every instance with REDIS_URL): the sign-up is
- * counted in one atomic step before the account is made (parallel sign-ups cannot all slip under the limit),
- * and given back when no account came of it (an address already taken), so a person who mistypes is not
- * locked out.
+ * address are limited, and counted in the database like sign-in attempts (shared by every instance, kept
+ * across restarts, and out of reach of a flood of the in-memory limiter's other keys): the sign-up is counted
+ * in one atomic statement before the account is made (parallel sign-ups cannot all slip under the limit), and
+ * given back when no account came of it (an address already taken), so a person who mistypes is not locked
+ * out.
  */
-export async function signup(
-  deps: AppDeps,
-  limiter: RateLimiter,
-  input: TSignupRequest & { language: TLanguage },
-  ip: string,
-) {
+export async function signup(deps: AppDeps, input: TSignupRequest & { language: TLanguage }, ip: string) {
   const { db } = deps;
   const now = deps.now();
   assertUsablePassword(input.password);
   const key = `signup:ip:${ip}`;
-  const hit = await limiter.hit(
-    key,
-    { limit: await getSetting(db, 'signups_per_ip_per_hour'), windowMs: SIGNUP_WINDOW_MS },
-    now,
-  );
-  if (!hit.allowed) {
-    throw new AppError('RATE_LIMITED', 'signups', { retryAfter: secondsUntilReset(hit, now) });
-  }
+  const rule = { limit: await getSetting(db, 'signups_per_ip_per_hour'), windowMs: SIGNUP_WINDOW_MS };
+  await takeAttempts(db, [{ key, rule }], now, 'signups');
   try {
     return await createAccount(
       deps,
@@ -153,7 +148,7 @@ export async function signup(
       { config: deps.config, now },
     );
   } catch (err) {
-    await limiter.giveBack(key, hit);
+    await refundAttempt(db, key, rule);
     throw err;
   }
 }
@@ -162,18 +157,31 @@ export async function signup(
 export function assertUsablePassword(password: string, field = 'password'): void {
   if (isCommonPassword(password)) {
     throw new AppError('VALIDATION_ERROR', 'passwordTooCommon', {
-      fields: [{ field, message: 'too common' }],
+      fields: [{ field, message: 'too common', key: 'passwordTooCommon' }],
     });
   }
 }
 
 const INVALID_CREDENTIALS = () => new AppError('UNAUTHENTICATED', 'invalidCredentials');
 
+/**
+ * The refusal a suspended person gets wherever they are told (sign-in, password reset, a run's start, the
+ * API): it names the operator's address (config `support_email`) when one is set, in the text and in
+ * `details.supportEmail` for clients that word it themselves.
+ */
+export async function accountSuspended(db: DbOrTx): Promise<AppError<'ACCOUNT_SUSPENDED'>> {
+  const email = await getSetting(db, 'support_email');
+  return email
+    ? new AppError('ACCOUNT_SUSPENDED', { key: 'withContact', params: { email } }, { supportEmail: email })
+    : new AppError('ACCOUNT_SUSPENDED', 'default');
+}
+
 /** Verifies the credentials and opens a new session; returns the cookie token. */
 export async function signin(
   db: Db,
   input: TSigninRequest,
   ip: string,
+  seen: DeviceSeen,
   now: Date,
 ): Promise<{ token: string; user: TSessionUser }> {
   const keys = {
@@ -196,34 +204,29 @@ export async function signin(
     .where(eq(users.email, input.email));
   const ok = await verifyPassword(row?.user.hashedPassword ?? (await dummyPasswordHash()), input.password);
   if (!row || !ok) throw INVALID_CREDENTIALS();
-  if (row.profile.accountStatus === 'suspended') {
-    throw new AppError('ACCOUNT_SUSPENDED', 'default');
-  }
+  if (row.profile.accountStatus === 'suspended') throw await accountSuspended(db);
   // Only this e-mail's counters start again; the address keeps its count of failures (this success is given
   // back), so signing into one's own account now and then does not reset a spray against other accounts.
   await clearAttempts(db, [keys.emailAndIp, keys.email]);
   await refundAttempt(db, keys.ip, SIGNIN_RULES.ip);
-  const token = newToken(32);
-  await db.transaction(async (tx) => {
-    await tx.insert(sessions).values({
-      userId: row.user.id,
-      tokenHash: sha256Hex(token),
-      expiresAt: new Date(now.getTime() + SESSION_IDLE_MS),
-      absoluteExpiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
-    });
+  const token = await db.transaction(async (tx) => {
     await tx.update(userProfiles).set({ lastLoginAt: now }).where(eq(userProfiles.id, row.user.id));
+    return openSession(tx, row.user.id, seen, now);
   });
   return { token, user: toSessionUser(row.profile) };
 }
 
-/** Opens a session for a user already authenticated (right after sign-up). */
-export async function openSession(db: DbOrTx, userId: string, now: Date): Promise<string> {
+/** Opens a session on the device `seen` for a user already authenticated; returns the cookie token. */
+export async function openSession(db: DbOrTx, userId: string, seen: DeviceSeen, now: Date): Promise<string> {
   const token = newToken(32);
   await db.insert(sessions).values({
     userId,
     tokenHash: sha256Hex(token),
     expiresAt: new Date(now.getTime() + SESSION_IDLE_MS),
     absoluteExpiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+    ...seen,
+    lastUsedAt: now,
+    createdAt: now,
   });
   return token;
 }
@@ -253,7 +256,12 @@ function sessionLookup(db: Db) {
 }
 const sessionLookups = new WeakMap<Db, ReturnType<typeof sessionLookup>>();
 
-export async function findSession(db: Db, token: string, now: Date): Promise<SessionRecord | null> {
+export async function findSession(
+  db: Db,
+  token: string,
+  now: Date,
+  seen: () => DeviceSeen,
+): Promise<SessionRecord | null> {
   let lookup = sessionLookups.get(db);
   if (!lookup) sessionLookups.set(db, (lookup = sessionLookup(db)));
   const [row] = await lookup.execute({ tokenHash: sha256Hex(token), now: now.toISOString() });
@@ -263,14 +271,27 @@ export async function findSession(db: Db, token: string, now: Date): Promise<Ses
     await db.delete(sessions).where(eq(sessions.id, row.session.id));
     return null;
   }
-  const renewed = now.getTime() + SESSION_IDLE_MS;
-  if (renewed - row.session.expiresAt.getTime() > SESSION_RENEW_AFTER_MS) {
+  if (now.getTime() - row.session.lastUsedAt.getTime() > SESSION_TOUCH_AFTER_MS) {
+    // The device may have moved (another network) or updated its browser since it was last noted.
+    const { userAgent, country, network } = seen();
+    const renewed = now.getTime() + SESSION_IDLE_MS;
     await db
       .update(sessions)
-      .set({ expiresAt: new Date(Math.min(renewed, row.session.absoluteExpiresAt.getTime())) })
+      .set({
+        expiresAt: new Date(Math.min(renewed, row.session.absoluteExpiresAt.getTime())),
+        lastUsedAt: now,
+        country,
+        network,
+        ...(userAgent ? { userAgent } : {}),
+      })
       .where(eq(sessions.id, row.session.id));
   }
   return { user: toSessionUser(row.profile), sessionId: row.session.id };
+}
+
+/** Whether the session still exists (an event stream asks once it watches for the session's end). */
+export async function sessionIsLive(db: DbOrTx, sessionId: string): Promise<boolean> {
+  return anyRow(db, sessions, eq(sessions.id, sessionId));
 }
 
 export async function revokeUserSessions(db: DbOrTx, userId: string): Promise<void> {
@@ -282,4 +303,6 @@ export async function deleteExpiredAuthState(db: Db, now: Date): Promise<void> {
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)));
   await deleteSpentAttempts(db, now);
   await db.delete(accountTokens).where(lt(accountTokens.expiresAt, now));
+  // What the OAuth server keeps past its time (interactions, codes, tokens): every read ignores it already.
+  await db.delete(oauthStore).where(lt(oauthStore.expiresAt, now));
 }

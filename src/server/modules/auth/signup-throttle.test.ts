@@ -1,7 +1,9 @@
 import { inArray } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { buildApp } from '#server/app.js';
 import { userProfiles } from '#server/db/schema.js';
+import { Metrics } from '#server/lib/metrics.js';
 import { signInAdmin, uniqueEmail } from '#server/test/client.js';
 import { TEST_ADMIN, useTestApp } from '#server/test/harness.js';
 import { SIGNUP_WINDOW_MS } from './service.js';
@@ -96,6 +98,37 @@ describe('sign-up throttle per address', () => {
       expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
     } finally {
       t.clock.reset();
+    }
+  });
+});
+
+describe('sign-up throttle across a restart', () => {
+  it('keeps an address out after the app restarts on the same database', async () => {
+    const ip = '198.51.100.30';
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) statuses.push((await signUpFrom(ip)).statusCode);
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+
+    // A new instance on the same database, as after a restart: nothing of the first one's memory is left.
+    const restarted = await buildApp({ ...t.deps, metrics: new Metrics() }, { logger: false });
+    try {
+      await restarted.ready();
+      const again = await restarted.inject({
+        method: 'POST',
+        url: '/api/auth/signup',
+        remoteAddress: ip,
+        headers: { origin: t.origin, 'content-type': 'application/json' },
+        payload: JSON.stringify({
+          email: uniqueEmail('restart'),
+          password: 'correct-horse-battery',
+          fullName: 'Newcomer',
+        }),
+      });
+      expect(again.statusCode).toBe(429);
+      expect(again.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(Number(again.headers['retry-after'])).toBeGreaterThan(59 * 60);
+    } finally {
+      await restarted.close();
     }
   });
 });

@@ -18,20 +18,15 @@ export interface ThrottleRule {
 }
 
 /** The longest window any rule uses: counters older than this are spent and deleted by the cleanup job. */
-export const THROTTLE_MAX_WINDOW_MS = 60 * 60 * 1000;
+const THROTTLE_MAX_WINDOW_MS = 60 * 60 * 1000;
 
-export interface AttemptOutcome {
+interface AttemptOutcome {
   allowed: boolean;
   /** Seconds until the key accepts attempts again (0 while allowed). */
   retryAfter: number;
 }
 
-export async function takeAttempt(
-  db: DbOrTx,
-  key: string,
-  rule: ThrottleRule,
-  now: Date,
-): Promise<AttemptOutcome> {
+async function takeAttempt(db: DbOrTx, key: string, rule: ThrottleRule, now: Date): Promise<AttemptOutcome> {
   const windowStart = ts(new Date(now.getTime() - rule.windowMs));
   const blockUntil = ts(new Date(now.getTime() + rule.windowMs));
   const t = authThrottle;

@@ -37,7 +37,7 @@ async function pendingRun(
 ) {
   const [row] = await t.database.db
     .insert(workflowExecutions)
-    .values({ userId, workflowId, status })
+    .values({ userId, workflowId, status, createdAt: t.clock.now() })
     .returning({ id: workflowExecutions.id });
   if (!row) throw new Error('no run');
   return row.id;
@@ -211,6 +211,8 @@ describe('POST /api/chat with an LLM', () => {
     expect(long.json()).toEqual({
       code: 'VALIDATION_ERROR',
       error: 'A message can have at most 2000 characters',
+      key: 'chatMessageTooLong',
+      params: { max: 2000 },
       details: {
         fields: [{ field: 'messages.0.content', message: 'at most 2000 characters' }],
         limit: 2000,
@@ -290,7 +292,7 @@ describe('POST /api/chat with an LLM', () => {
     const workflow = await newWorkflow(withLlm);
     const user = await signUpUser(withLlm);
     const older = await pendingRun(withLlm, user.id, workflow.id);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    withLlm.clock.advance(1000);
     const newer = await pendingRun(withLlm, user.id, workflow.id);
     const res = await user.client.post('/api/chat', {
       workflowId: workflow.id,
@@ -390,6 +392,8 @@ describe('POST /api/chat with an LLM', () => {
     expect(res.json()).toEqual({
       code: 'BAD_GATEWAY',
       error: 'The assistant is unavailable: The language model answered 503: model is loading',
+      key: 'assistantUnavailable',
+      params: { reason: 'The language model answered 503: model is loading' },
       // A 5xx carries its request's id, for the person to quote.
       requestId: res.headers['x-request-id'],
     });
@@ -425,8 +429,8 @@ describe('POST /api/chat without an LLM (scripted assistant)', () => {
       expect(res.statusCode).toBe(200);
       replies.push((res.json() as { content: string }).content);
     }
-    expect(replies[0]).toBe('(Demo assistant) Got it. Whose birthday is it?');
-    expect(replies[1]).toBe('(Demo assistant) Got it. How many guests are coming?');
+    expect(replies[0]).toBe('Got it. Whose birthday is it?');
+    expect(replies[1]).toBe('Got it. How many guests are coming?');
     const end = splitCompletionMarker(replies[2] ?? '');
     expect(end.done).toBe(true);
     expect(end.text).toContain('3. About 20');

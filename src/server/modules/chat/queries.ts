@@ -11,7 +11,7 @@ import type { TranscriptTurn } from './transcript.js';
 // pending, which holds the conversation so far (transcript.ts) until completing the run replaces it with the
 // responses made from it.
 
-export interface ChatWorkflow {
+interface ChatWorkflow {
   id: string;
   name: TBilingual;
   interactionType: TInteractionType;
@@ -84,6 +84,8 @@ export interface ClaimedChatMessage {
   runId: string;
   /** The run's count with this message. */
   count: number;
+  /** 0 until the run is charged (a web chat at its first message). */
+  creditsUsed: number;
   /** The language the run was started in. */
   language: TLanguage;
   /** The stored transcript (read it with readTranscript). */
@@ -141,6 +143,7 @@ export async function claimChatMessage(
     .returning({
       runId: workflowExecutions.id,
       count: workflowExecutions.chatMessageCount,
+      creditsUsed: workflowExecutions.creditsUsed,
       language: workflowExecutions.language,
       inputData: workflowExecutions.inputData,
       workflow: {

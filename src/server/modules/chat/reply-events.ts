@@ -66,10 +66,20 @@ export async function sendReplyAsEvents(
     if (!gone.signal.aborted) {
       const language = requestLanguage(request);
       if (err instanceof AppError) {
-        send('error', { code: err.code, error: err.messageIn(language) });
+        const params = err.paramsIn(language);
+        send('error', {
+          code: err.code,
+          key: err.textKey,
+          ...(params ? { params } : {}),
+          error: err.messageIn(language),
+        });
       } else {
         request.log.error({ err }, 'streamed chat reply failed');
-        send('error', { code: 'INTERNAL_ERROR', error: errorText(language, 'INTERNAL_ERROR', 'default') });
+        send('error', {
+          code: 'INTERNAL_ERROR',
+          key: 'default',
+          error: errorText(language, 'INTERNAL_ERROR', 'default'),
+        });
       }
     }
   } finally {

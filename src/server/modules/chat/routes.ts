@@ -6,7 +6,7 @@ import type { App, AppDeps } from '#server/types.js';
 import { acceptChatMessage, doneEvent, sendReplyAsEvents, wantsEventStream } from './service.js';
 
 /** Chat replies a person may ask for per minute: far above typing speed, well below a script's. */
-export const CHAT_REQUESTS_PER_MINUTE = 20;
+const CHAT_REQUESTS_PER_MINUTE = 20;
 
 /** POST /api/chat. Mounted at /api. */
 export async function chatRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -22,11 +22,13 @@ export async function chatRoutes(app: App, deps: AppDeps): Promise<void> {
         description:
           'With `Accept: text/event-stream` the reply comes as server-sent events while the model writes it: ' +
           '`delta` (`{ text }`, never the completion marker), then `done` (`{ content, done, remaining }`) or ' +
-          '`error` (`{ code, error }`; nothing of the reply is kept). Refusals come before the stream, as JSON.',
+          '`error` (`{ code, error }`; nothing of the reply is kept). Refusals come before the stream, as JSON. ' +
+          'The first message pays for the run (402 INSUFFICIENT_CREDITS, `details: { required, balance }`, ' +
+          'changes nothing); a conversation left after that keeps its charge.',
         body: ZChatRequest,
         response: {
           200: ZChatResponse,
-          ...errorAnswers(400, 401, 404, 409, 429, 502),
+          ...errorAnswers(400, 401, 402, 404, 409, 429, 502),
         },
       },
     },

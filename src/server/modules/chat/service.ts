@@ -8,6 +8,8 @@ import {
   type LlmProvider,
 } from '#server/providers/llm/index.js';
 import type { AppDeps } from '#server/types.js';
+import { lockKeySpending } from '../apikeys/service.js';
+import { chargeRun } from '../credits/service.js';
 import { getSettings } from '../settings/service.js';
 import { chatSystemPrompt, withClosingMarker } from './prompt.js';
 import {
@@ -29,22 +31,15 @@ export { doneEvent, sendReplyAsEvents, wantsEventStream } from './reply-events.j
 export type { ChatReply, PendingChatReply } from './types.js';
 
 /**
- * The assistant's next reply in a run's conversation. Served only for a pending run of the caller on this
- * workflow, and at most `chat_max_messages` user messages per run. The model gets the system prompt, the
- * transcript the server kept (transcript.ts) and the new message: of what the client sends, only its last
- * message is read, and it must be the user's and at most `chat_max_message_chars` long. So a client can
- * neither put words in the assistant's mouth nor send the model more than one message's worth per call. The
+ * A message of a run's conversation, accepted for the assistant's next reply. Served only for a pending run of
+ * the caller on this workflow, and at most `chat_max_messages` user messages per run. The model gets the system
+ * prompt, the transcript the server kept (transcript.ts) and the new message: of what the client sends, only
+ * its last message is read, and it must be the user's and at most `chat_max_message_chars` long. So a client
+ * can neither put words in the assistant's mouth nor send the model more than one message's worth per call. The
  * reply is returned as the assistant wrote it, completion marker included: the client strips it and ends the
- * chat.
- */
-export async function replyInChat(deps: AppDeps, userId: string, request: TChatRequest): Promise<ChatReply> {
-  return (await acceptChatMessage(deps, userId, request)).complete();
-}
-
-/**
- * Every check of a chat message (its length, the workflow, the run, the run's allowance), and the message
- * counted: what is refused here is refused before any reply starts, so a streamed reply's errors up to this
- * point are ordinary error answers.
+ * chat. Every check (its length, the workflow, the run, the run's allowance) and the message's count happen
+ * here: what is refused here is refused before any reply starts, so a streamed reply's errors up to this point
+ * are ordinary error answers.
  */
 export async function acceptChatMessage(
   deps: AppDeps,
@@ -65,8 +60,9 @@ export async function acceptChatMessage(
 }
 
 /**
- * A message to one of the caller's runs, named by its id alone (the public API): the same checks and the same
- * reply as `POST /api/chat`, in the language the run was started in unless another is asked for.
+ * A message to one of the caller's runs, named by its id alone (the public API and MCP): the same checks and
+ * the same reply as `POST /api/chat`, in the language the run was started in unless another is asked for. The
+ * first message charges the run as the web's does, under the monthly limit of the key it was sent with.
  */
 export async function acceptRunMessage(
   deps: AppDeps,
@@ -74,8 +70,9 @@ export async function acceptRunMessage(
   runId: string,
   content: string,
   language: TLanguage | undefined,
+  apiKeyId: string,
 ): Promise<PendingChatReply> {
-  return acceptMessage(deps, { userId, executionId: runId }, content, language, 'content');
+  return acceptMessage(deps, { userId, executionId: runId }, content, language, 'content', apiKeyId);
 }
 
 async function acceptMessage(
@@ -85,6 +82,8 @@ async function acceptMessage(
   requested: TLanguage | undefined,
   /** How the refused field is named to the caller: the public API sends `content` alone. */
   field: string,
+  /** The API key the message came with, whose monthly limit the first message's charge keeps to. */
+  apiKeyId?: string,
 ): Promise<PendingChatReply> {
   const text = content.trim();
   if (text === '') throw badRequest('emptyChatMessage');
@@ -114,6 +113,22 @@ async function acceptMessage(
     // A run that holds no transcript cannot be answered: the message does not count.
     await releaseChatMessage(deps.db, claimed.runId);
     throw err;
+  }
+
+  // A chat is paid for at its first message, before the model works, from the web, the API or MCP alike
+  // (decision 164); a test run is charged to no one (chargeRun passes it over).
+  if (claimed.creditsUsed === 0) {
+    try {
+      await deps.db.transaction(async (tx) => {
+        // Sent with an API key: the charge keeps to its monthly limit and counts in its spending.
+        const spend = apiKeyId === undefined ? undefined : await lockKeySpending(tx, apiKeyId, deps.now());
+        const charged = await chargeRun(tx, deps.metrics, claimed.runId);
+        if (charged > 0) await spend?.(charged);
+      });
+    } catch (err) {
+      await releaseChatMessage(deps.db, claimed.runId);
+      throw err;
+    }
   }
 
   // The welcome message is the conversation's first turn: the person answers it with their first message.

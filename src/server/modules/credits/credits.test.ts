@@ -2,7 +2,13 @@ import { useTestApp } from '#server/test/harness.js';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { TUserTransaction } from '#shared/contract/credits.js';
-import { creditTransactions, idempotencyKeys, subscriptions, userWorkflows } from '#server/db/schema.js';
+import {
+  creditTransactions,
+  idempotencyKeys,
+  subscriptions,
+  userWorkflows,
+  workflowExecutions,
+} from '#server/db/schema.js';
 import { signUpUser, TestClient, type TestClient as Client } from '#server/test/client.js';
 import { applyLedgerEntry } from './ledger.js';
 import { addSurveyWorkflow, testAdminId } from '#server/test/test-data.js';
@@ -48,6 +54,7 @@ describe('transaction history', () => {
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         usd_amount: null,
         plan_name: null,
+        execution_id: null,
       },
     ]);
   });
@@ -125,6 +132,52 @@ describe('transaction history', () => {
     const after = await history(client, '?type=usage');
     expect(after.rows[0]).toMatchObject({ workflow_name: null, workflow_deleted: true, amount: -1 });
   });
+
+  it("links a run's charge and refund to that run while it exists, and to nobody else's run", async () => {
+    const { client, id } = await signUpUser(t);
+    const other = await signUpUser(t);
+    const wf = await addSurveyWorkflow(t.database.db, await testAdminId(t), {
+      webhookUrl: 'http://127.0.0.1:9/hook',
+    });
+    const [run] = await t.database.db
+      .insert(workflowExecutions)
+      .values({ workflowId: wf.id, userId: id, status: 'failed', creditsUsed: 1 })
+      .returning();
+    const [othersRun] = await t.database.db
+      .insert(workflowExecutions)
+      .values({ workflowId: wf.id, userId: other.id, status: 'completed', creditsUsed: 1 })
+      .returning();
+    await t.database.db.transaction(async (tx) => {
+      const run1 = { userId: id, workflowId: wf.id, executionId: run!.id };
+      await applyLedgerEntry(
+        tx,
+        { ...run1, amount: -1, type: 'usage', noteKind: 'workflow_run' },
+        t.deps.metrics,
+      );
+      await applyLedgerEntry(
+        tx,
+        { ...run1, amount: 1, type: 'refund', noteKind: 'refund_run_failed' },
+        t.deps.metrics,
+      );
+      // A row that names someone else's run (never written by the app) must not lead to that run.
+      await applyLedgerEntry(
+        tx,
+        { userId: id, workflowId: wf.id, executionId: othersRun!.id, amount: -1, type: 'admin_adjustment' },
+        t.deps.metrics,
+      );
+    });
+    const { rows } = await history(client);
+    // Rows written in one transaction share their time: compare them by type.
+    expect(Object.fromEntries(rows.map((r) => [r.transaction_type, r.execution_id]))).toEqual({
+      admin_adjustment: null,
+      refund: run!.id,
+      usage: run!.id,
+      bonus: null,
+    });
+    await t.database.db.delete(workflowExecutions).where(eq(workflowExecutions.id, run!.id));
+    const after = await history(client, '?type=usage');
+    expect(after.rows[0]).toMatchObject({ amount: -1, execution_id: null });
+  });
 });
 
 describe('plans', () => {
@@ -148,6 +201,9 @@ describe('plans', () => {
       'monthly Pro 60 $20',
       'monthly Business 200 $60 *',
       'monthly Enterprise 800 $200',
+      'offer Starter 10 $5',
+      'offer Pro 50 $20 *',
+      'offer Enterprise 300 $100',
     ]);
     expect(
       body.plans.find((p: { type: string; id: string }) => p.type === 'monthly' && p.id === 'enterprise'),
@@ -181,6 +237,43 @@ describe('purchases (demo provider)', () => {
     });
     expect(await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, id))).toEqual([]);
   });
+
+  it.each([
+    ['Starter', PURCHASES.starterOffer, 10, 0],
+    ['Pro', PURCHASES.proOffer, 50, 5],
+    ['Enterprise', PURCHASES.enterpriseOffer, 300, 30],
+  ])(
+    "sells the account page's %s card as shown: its credits, its bonus, its price",
+    async (name, offer, credits, bonus) => {
+      const { client, id } = await signUpUser(t);
+      const res = await client.post('/api/credits/purchase', offer);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        status: 'completed',
+        provider: 'demo',
+        planName: name,
+        type: 'offer',
+        creditsGranted: credits + bonus,
+        balance: 5 + credits + bonus,
+      });
+      const { rows } = await history(client);
+      const bought = rows.filter((r) => r.plan_name === name);
+      expect(bought.find((r) => r.transaction_type === 'purchase')).toMatchObject({
+        amount: credits,
+        usd_amount: offer.usdAmount.toFixed(2),
+        note_kind: 'account_offer',
+        notes: `${name} offer`,
+        execution_id: null,
+      });
+      expect(bought.filter((r) => r.transaction_type === 'bonus')).toEqual(
+        bonus > 0 ? [expect.objectContaining({ amount: bonus, note_kind: 'account_offer_bonus' })] : [],
+      );
+      // Paid once: no monthly plan is opened.
+      expect(await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, id))).toEqual(
+        [],
+      );
+    },
+  );
 
   it('opens a monthly plan: the credits as a purchase, the bonus (rounded down) as a bonus row', async () => {
     const { client } = await signUpUser(t);
@@ -243,6 +336,9 @@ describe('purchases (demo provider)', () => {
     ['negative credits', { ...PURCHASES.proPack, credits: -30 }],
     ['fractional credits', { ...PURCHASES.proPack, credits: 30.5 }],
     ['a missing plan name', { type: 'unique', credits: 30, usdAmount: 12 }],
+    ["the Pro card's offer sent as the Pro pack", { ...PURCHASES.proOffer, type: 'unique' }],
+    ["the Pro pack's price sent as the Pro card", { ...PURCHASES.proPack, type: 'offer' }],
+    ['the Enterprise card with its bonus counted in', { ...PURCHASES.enterpriseOffer, credits: 330 }],
     ['a string price', { ...PURCHASES.proPack, usdAmount: '12' }],
   ])('refuses %s with 400 and changes nothing', async (_what, body) => {
     const { client, id } = await signUpUser(t);
@@ -251,6 +347,21 @@ describe('purchases (demo provider)', () => {
     expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.any(String) });
     expect(await balance(client)).toBe(5);
     expect(await ledgerCount(id)).toBe(1);
+  });
+
+  it.each([
+    ['en', 'The Pro plan is 50 credits for $20'],
+    ['es', 'El plan Pro son 50 créditos por $20'],
+  ])("says in the reader's language (%s) what the Pro card really costs", async (language, message) => {
+    const { client } = await signUpUser(t);
+    const res = await client.post(
+      '/api/credits/purchase',
+      { ...PURCHASES.proOffer, usdAmount: 12 },
+      { 'accept-language': language },
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR', error: message });
+    expect(await balance(client)).toBe(5);
   });
 
   it('refuses malformed JSON with 400', async () => {

@@ -5,6 +5,8 @@ import { creditTransactions, userProfiles } from '#server/db/schema.js';
 import type { Metrics } from '#server/lib/metrics.js';
 
 export interface LedgerEntry {
+  /** The row's id when the caller must name it elsewhere (a receipt); a fresh one otherwise. */
+  id?: string;
   userId: string;
   amount: number;
   type: TTransactionType;
@@ -38,6 +40,7 @@ export async function applyLedgerEntry(tx: Tx, entry: LedgerEntry, metrics: Metr
   if (!updated) return null;
   const noteKind = entry.noteKind ?? (entry.type === 'admin_adjustment' ? 'admin_adjustment' : 'other');
   await tx.insert(creditTransactions).values({
+    ...(entry.id ? { id: entry.id } : {}),
     userId: entry.userId,
     amount: entry.amount,
     transactionType: entry.type,

@@ -8,8 +8,13 @@ import { idempotencyKeys, userProfiles } from '#server/db/schema.js';
 import { AppError } from '#server/lib/errors.js';
 import { paymentProvider } from '#server/providers/payments/index.js';
 import type { AppDeps } from '#server/types.js';
-import { grantPlanCredits } from './grants.js';
-import { findActiveSubscription, openSubscription, periodReference } from './subscriptions.js';
+import { grantPlanCredits, PURCHASE_NOTE } from './grants.js';
+import {
+  findActiveSubscription,
+  hasPendingPlanPayment,
+  openSubscription,
+  periodReference,
+} from './subscriptions.js';
 
 export interface Buyer {
   id: string;
@@ -17,7 +22,7 @@ export interface Buyer {
 }
 
 /** The catalogue plan a request names; anything that differs from it (credits, price) is refused. */
-export function resolvePlan(request: TPurchaseRequest): TPlan {
+function resolvePlan(request: TPurchaseRequest): TPlan {
   const plan = findPlan(request.type, request.planName);
   if (!plan) {
     throw new AppError(
@@ -85,11 +90,14 @@ async function saveAnswer(tx: Tx, userId: string, key: string, answer: TPurchase
     .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
 }
 
-/** One monthly plan at a time; checked early, and again under the user's row lock before a plan opens. */
+/**
+ * One monthly plan at a time, counting one whose delayed payment is still on its way; checked early, and again
+ * under the user's row lock before a plan opens.
+ */
 async function ensureNoActivePlan(db: DbOrTx, userId: string, plan: TPlan): Promise<void> {
-  if (plan.type === 'monthly' && (await findActiveSubscription(db, userId))) {
-    throw new AppError('CONFLICT', 'activePlan');
-  }
+  if (plan.type !== 'monthly') return;
+  if (await findActiveSubscription(db, userId)) throw new AppError('CONFLICT', 'activePlan');
+  if (await hasPendingPlanPayment(db, userId)) throw new AppError('CONFLICT', 'planPaymentPending');
 }
 
 /** Demo mode: the payment is settled at once, so the credits (and a monthly plan's row) are granted now. */
@@ -127,9 +135,9 @@ async function grantNow(
         userId: buyer.id,
         plan,
         reference,
-        note: plan.type === 'monthly' ? 'monthly_plan_first_month' : 'credit_pack',
+        note: PURCHASE_NOTE[plan.type],
       },
-      deps.metrics,
+      deps,
     );
     const answer: TPurchaseResponse = {
       status: 'completed',

@@ -1,8 +1,8 @@
-import { and, asc, eq, lte } from 'drizzle-orm';
+import { and, asc, eq, like, lte } from 'drizzle-orm';
 import type { TSubscription } from '#shared/contract/credits.js';
 import { findPlan, planBonusCredits, type TPlan } from '#shared/contract/plans.js';
 import type { DbOrTx, Tx } from '#server/db/client.js';
-import { subscriptions } from '#server/db/schema.js';
+import { stripePayments, subscriptions } from '#server/db/schema.js';
 import { AppError } from '#server/lib/errors.js';
 import { paymentProvider } from '#server/providers/payments/index.js';
 import type { AppDeps } from '#server/types.js';
@@ -27,6 +27,28 @@ export function nextBillingDate(from: Date, anchorDay: number): Date {
 /** The ledger reference of one paid month: the same month can never be granted twice. */
 export const periodReference = (subscriptionId: string, periodStart: Date) =>
   `renewal:${subscriptionId}:${periodStart.toISOString().slice(0, 10)}`;
+
+const STRIPE_FIRST_MONTH = 'stripe:subscription:';
+
+/** The ledger reference of a Stripe subscription's first month, whichever event reports it paid. */
+export const stripeFirstMonthReference = (providerSubscriptionId: string) =>
+  `${STRIPE_FIRST_MONTH}${providerSubscriptionId}:first`;
+
+/** Whether a monthly plan bought through Stripe waits for a delayed payment (its plan opens once paid). */
+export async function hasPendingPlanPayment(db: DbOrTx, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: stripePayments.id })
+    .from(stripePayments)
+    .where(
+      and(
+        eq(stripePayments.userId, userId),
+        eq(stripePayments.status, 'pending'),
+        like(stripePayments.reference, `${STRIPE_FIRST_MONTH}%`),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
 
 /** The plan a subscription renews: its stored credits and price, with the catalogue's bonus percentage. */
 export function subscriptionPlan(row: SubscriptionRow): TPlan {
@@ -150,7 +172,7 @@ export async function renewDueSubscriptions(deps: AppDeps): Promise<number> {
             reference: periodReference(row.id, row.nextRenewalDate),
             note: 'monthly_plan_renewal',
           },
-          deps.metrics,
+          deps,
         );
         if (result.granted) renewed += 1;
         await tx

@@ -2,7 +2,7 @@ import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { TTransactionListQuery, TUserTransaction } from '#shared/contract/credits.js';
 import { ledgerNoteText } from '#shared/i18n/ledger-notes.js';
 import type { Db } from '#server/db/client.js';
-import { creditTransactions, userWorkflows } from '#server/db/schema.js';
+import { creditTransactions, userWorkflows, workflowExecutions } from '#server/db/schema.js';
 import { exactTotal, newestFirst, readPage } from '#server/db/sql-helpers.js';
 
 /** Types whose rows always belong to a run: a null workflow there means the workflow was deleted. */
@@ -26,16 +26,24 @@ export async function listUserTransactions(
     [newestFirst(creditTransactions.createdAt), desc(creditTransactions.id)],
     query,
     db
-      .select({ t: creditTransactions, workflowName: userWorkflows.name })
+      .select({ t: creditTransactions, workflowName: userWorkflows.name, runId: workflowExecutions.id })
       .from(creditTransactions)
       .leftJoin(userWorkflows, eq(userWorkflows.id, creditTransactions.workflowId))
+      // The run's page is linked only while the run exists, and only the owner's own run (a key lookup per row).
+      .leftJoin(
+        workflowExecutions,
+        and(
+          eq(workflowExecutions.id, creditTransactions.executionId),
+          eq(workflowExecutions.userId, creditTransactions.userId),
+        ),
+      )
       .$dynamic(),
     exactTotal,
   );
 
   return {
     total,
-    rows: rows.map(({ t, workflowName }) => ({
+    rows: rows.map(({ t, workflowName, runId }) => ({
       id: t.id,
       transaction_type: t.transactionType,
       amount: t.amount,
@@ -48,6 +56,7 @@ export async function listUserTransactions(
       created_at: t.createdAt.toISOString(),
       usd_amount: t.usdAmount,
       plan_name: t.planName,
+      execution_id: runId ?? null,
     })),
   };
 }

@@ -1,22 +1,27 @@
 import { and, eq } from 'drizzle-orm';
-import type { TCompleteRunRequest, TExecution } from '#shared/contract/executions.js';
+import type { TLanguage } from '#shared/contract/common.js';
+import type { TCompleteRunRequest, TExecution, TSentAnswer } from '#shared/contract/executions.js';
+import type { TSurveyQuestion } from '#shared/contract/workflows.js';
+import type { DbOrTx } from '#server/db/client.js';
 import { userWorkflows, workflowExecutions } from '#server/db/schema.js';
 import { conflict, notFound } from '#server/lib/errors.js';
 import type { AppDeps } from '#server/types.js';
 import { readTranscript, transcriptResponses } from '../chat/service.js';
 import { getSetting } from '../settings/service.js';
+import { chargeRun } from '../credits/service.js';
 import { attemptClaim, CLAIMED_RUN_FIELDS, deliverClaimed } from './dispatch.js';
-import { resolveFileAnswers } from './input-files.js';
+import { uploadedFileAnswers } from './input-files.js';
 import { getOwnRun, isOpen, runStatus, stillIn } from './queries.js';
 import { runEventsOf } from './run-events.js';
+import { answersByQuestion, surveyAnswersOrThrow } from './survey-answers.js';
 
 /** How long the complete call waits for the workflow's result before answering `running`. */
-export const COMPLETE_WAIT_MS = 30_000;
+const COMPLETE_WAIT_MS = 30_000;
 
 /**
- * Sends the user's answers to the workflow: the run becomes `running` (its expiry window restarts now), the
- * first delivery is made, and, when the service accepted it, the call waits for the result a while. A
- * survey's answers are the client's `responses`; a chat's are made from the transcript the server kept, and
+ * Sends the user's answers to the workflow: the run is charged (chargeRun) and becomes `running` in one
+ * transaction (its expiry window restarts now), the first delivery is made, and, when the service accepted
+ * it, the call waits for the result a while. A survey's answers are the client's `responses`; a chat's are made from the transcript the server kept, and
  * the client's are ignored.
  */
 export async function completeRun(
@@ -41,6 +46,7 @@ export async function completeRun(
         inputData: workflowExecutions.inputData,
         interactionType: userWorkflows.interactionType,
         questions: userWorkflows.surveyQuestions,
+        version: userWorkflows.version,
         language: workflowExecutions.language,
       })
       .from(workflowExecutions)
@@ -51,18 +57,24 @@ export async function completeRun(
     if (!stillIn(run, 'pending', now)) {
       throw conflict('runCompletedOrExpired');
     }
-    // A chat's answers are the conversation the server kept, not the client's account of it. A survey's
-    // file answers become the uploaded files' facts; a missing or foreign file refuses the whole call.
+    // Checked first, before anything is stored or charged. A chat's answers are the conversation the server
+    // kept, not the client's account of it. A survey's pass the same check as the API's (survey-answers.ts),
+    // its file answers becoming the uploaded files' facts; any problem refuses the whole call.
     const responses =
       run.interactionType === 'chatbot'
         ? transcriptResponses(readTranscript(run.inputData))
-        : await resolveFileAnswers(tx, runId, run.questions ?? [], input.responses, run.language);
+        : await checkedSurvey(tx, runId, run.questions ?? [], input, run.language);
+    // The run is paid for with the answers it records (a chat was at its first message: nothing more then);
+    // without the balance this throws 402 and the rolled-back transaction changes nothing.
+    await chargeRun(tx, deps.metrics, runId);
     // The first delivery attempt is claimed in the same write (attemptClaim).
     const [row] = await tx
       .update(workflowExecutions)
       .set({
         status: 'running',
         inputData: responses,
+        // The answers were checked against this version's questions: it is the version the run ran.
+        workflowVersion: run.version,
         dispatchedAt: now,
         expiresAt: new Date(now.getTime() + timeoutMinutes * 60_000),
         ...claim.set,
@@ -75,6 +87,18 @@ export async function completeRun(
   const delivery = await deliverClaimed(deps, claimed);
   if (delivery === 'delivered') await waitForEnd(deps, runId, waitMs, stop);
   return getOwnRun(deps.db, userId, runId);
+}
+
+/** A survey's answers in the complete call, checked (surveyAnswersOrThrow) and made ready to keep and send. */
+async function checkedSurvey(
+  tx: DbOrTx,
+  runId: string,
+  questions: TSurveyQuestion[],
+  input: TCompleteRunRequest,
+  language: TLanguage,
+): Promise<TSentAnswer[]> {
+  const { answers, problems } = answersByQuestion(questions, input.responses, language);
+  return surveyAnswersOrThrow(questions, answers, language, await uploadedFileAnswers(tx, runId), problems);
 }
 
 /**

@@ -1,11 +1,11 @@
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { TLanguage } from '#shared/contract/common.js';
+import type { TRunFailureCode } from '#shared/contract/executions.js';
 import { ZSyncWorkflowResult, type TSyncWorkflowResult } from '#shared/contract/results.js';
 import type { Db, DbOrTx } from '#server/db/client.js';
-import { preparedStatement } from '#server/db/prepared.js';
+import { preparedPerHandle } from '#server/db/prepared.js';
 import { userWorkflows, workflowExecutions } from '#server/db/schema.js';
-import { columnName } from '#server/db/sql-helpers.js';
-import { AppError } from '#server/lib/errors.js';
+import { AppError, conflict } from '#server/lib/errors.js';
 import type { WebhookOutcome } from '#server/lib/metrics.js';
 import { newToken, sha256Hex } from '#server/lib/tokens.js';
 import {
@@ -16,16 +16,18 @@ import {
 import { selfWebhookPrefixes } from '#server/providers/webhooks/address-guard.js';
 import { webhookHeaders } from '#server/providers/webhooks/signature.js';
 import type { AppDeps } from '#server/types.js';
-import { applyResult, jsonNestingDepth } from '../results/service.js';
+import { jsonNestingDepth } from '../results/service.js';
+import { recordDelivery } from '../operations/service.js';
 import { headerTokenFor } from '../workflows/service.js';
 import { webhookResponses } from './input-files.js';
 import { settleRun } from './settle.js';
+import { applyResult } from './result.js';
 
 /**
  * Delay before the next attempt after attempt n failed (network error, 3xx or 5xx): at once, after 5 s,
  * after 5 min; then the run fails (and is refunded). Retries never go past the run's expiry.
  */
-export const RETRY_DELAYS_MS = [0, 5_000, 5 * 60_000] as const;
+const RETRY_DELAYS_MS = [0, 5_000, 5 * 60_000] as const;
 /** While an attempt is in flight its row is leased; a crashed instance's attempt is retried after this. */
 const LEASE_MS = WEBHOOK_ATTEMPT_TIMEOUT_MS + 20_000;
 const JOB_BATCH = 10;
@@ -183,8 +185,30 @@ async function sendAttempt(
       'x-flujo-token': headerTokenFor(workflow.secret),
     },
   });
-  deps.metrics.webhookAttempted(deliveryOutcome(outcome), (performance.now() - started) / 1000);
+  const seconds = (performance.now() - started) / 1000;
+  deps.metrics.webhookAttempted(deliveryOutcome(outcome), seconds);
+  // Recorded before the outcome is acted on, so an alert this attempt's failure raises quotes it.
+  await recordDelivery(deps.db, {
+    executionId: run.id,
+    kind: 'call',
+    at: now,
+    attempt: run.attempts,
+    httpStatus: outcome.kind === 'answered' ? outcome.status : null,
+    outcome: logOutcome(outcome),
+    error: outcome.kind === 'answered' ? null : outcome.message,
+    latencyMs: seconds * 1000,
+    responseBytes: outcome.kind === 'answered' ? Buffer.byteLength(outcome.body) : null,
+    body: outcome.kind === 'answered' ? outcome.body : null,
+  });
   return outcome;
+}
+
+/** An attempt as the delivery log names it: accepted (2xx), refused (4xx), error (else), blocked (address). */
+function logOutcome(outcome: DeliveryOutcome): string {
+  if (outcome.kind === 'refused') return 'blocked';
+  if (outcome.kind === 'network-error') return 'error';
+  if (outcome.status >= 200 && outcome.status < 300) return 'accepted';
+  return outcome.status >= 400 && outcome.status < 500 ? 'refused' : 'error';
 }
 
 /** An attempt's outcome as the metrics name it. */
@@ -195,8 +219,13 @@ function deliveryOutcome(outcome: DeliveryOutcome): WebhookOutcome {
   return outcome.status >= 400 && outcome.status < 500 ? 'rejected' : 'error';
 }
 
-async function fail(deps: AppDeps, runId: string, message: string): Promise<DeliveryResult> {
-  await settleRun(deps, runId, { status: 'failed', errorMessage: message });
+async function fail(
+  deps: AppDeps,
+  runId: string,
+  errorCode: TRunFailureCode,
+  message: string,
+): Promise<DeliveryResult> {
+  await settleRun(deps, runId, { status: 'failed', errorCode, errorMessage: message });
   return 'settled';
 }
 
@@ -207,13 +236,18 @@ async function handleOutcome(
   outcome: DeliveryOutcome,
 ): Promise<DeliveryResult | 'retry-now'> {
   if (outcome.kind === 'refused') {
-    return fail(deps, run.id, `The workflow's webhook address is not allowed: ${outcome.message}`);
+    return fail(
+      deps,
+      run.id,
+      'webhook_blocked',
+      `The workflow's webhook address is not allowed: ${outcome.message}`,
+    );
   }
   if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300) {
     await acknowledge(deps.db, run.id);
     const answer = parseSyncResult(outcome);
     if (answer.kind === 'refused') {
-      return fail(deps, run.id, `The workflow's result was refused: ${answer.message}`);
+      return fail(deps, run.id, 'result_refused', `The workflow's result was refused: ${answer.message}`);
     }
     if (answer.kind === 'accepted') return 'delivered';
     try {
@@ -224,18 +258,23 @@ async function handleOutcome(
       // the run as failed, since no callback is coming; a run that had already ended (CONFLICT) is left as
       // it is.
       if (err.code !== 'CONFLICT')
-        return fail(deps, run.id, `The workflow's result was refused: ${err.message}`);
+        return fail(deps, run.id, 'result_refused', `The workflow's result was refused: ${err.message}`);
     }
     return 'settled';
   }
   if (outcome.kind === 'answered' && outcome.status >= 400 && outcome.status < 500) {
-    return fail(deps, run.id, `The workflow service refused the run (HTTP ${outcome.status})`);
+    return fail(
+      deps,
+      run.id,
+      'workflow_refused',
+      `The workflow service refused the run (HTTP ${outcome.status})`,
+    );
   }
   const why = outcome.kind === 'answered' ? `HTTP ${outcome.status}` : `network error: ${outcome.message}`;
   const delay = RETRY_DELAYS_MS[run.attempts - 1];
   const next = delay === undefined ? null : new Date(deps.now().getTime() + delay);
   if (next === null || (run.expiresAt && next >= run.expiresAt)) {
-    return fail(deps, run.id, `The workflow service could not be reached (${why})`);
+    return fail(deps, run.id, 'workflow_unreachable', `The workflow service could not be reached (${why})`);
   }
   await deps.db
     .update(workflowExecutions)
@@ -245,10 +284,17 @@ async function handleOutcome(
 }
 
 /** Every accepted delivery ends with this write (its lease let go), so it is prepared once per database. */
-const acknowledgeRuns = preparedStatement<never, { runIds: string[] }>(
-  'acknowledge_deliveries',
-  () => sql`update ${workflowExecutions} set ${columnName(workflowExecutions.nextDispatchAt)} = null
-    where ${workflowExecutions.id} = any(${sql.placeholder('runIds')}::uuid[]) and ${workflowExecutions.status} = 'running'`,
+const acknowledgeRuns = preparedPerHandle((db) =>
+  db
+    .update(workflowExecutions)
+    .set({ nextDispatchAt: null })
+    .where(
+      and(
+        sql`${workflowExecutions.id} = any(${sql.placeholder('runIds')}::uuid[])`,
+        eq(workflowExecutions.status, 'running'),
+      ),
+    )
+    .prepare('acknowledge_deliveries'),
 );
 
 /** The most acknowledgements one write carries. */
@@ -279,7 +325,7 @@ function acknowledge(db: Db, runId: string): Promise<void> {
       while (q.waiting.length > 0) {
         const batch = q.waiting.splice(0, ACK_BATCH);
         try {
-          await acknowledgeRuns(db, { runIds: batch.map((a) => a.runId) });
+          await acknowledgeRuns(db).execute({ runIds: batch.map((a) => a.runId) });
           for (const a of batch) a.done();
         } catch (err) {
           for (const a of batch) a.fail(err);
@@ -304,7 +350,7 @@ export async function deliverClaimed(
 }
 
 /** Delivers a run now if it is due (first attempt and immediate retries); later retries are the job's. */
-export async function deliverRun(deps: AppDeps, runId: string): Promise<DeliveryResult> {
+async function deliverRun(deps: AppDeps, runId: string): Promise<DeliveryResult> {
   const run = await claimAttempt(deps.db, runId, deps.now());
   return run ? deliverClaimed(deps, run) : 'not-claimed';
 }
@@ -332,4 +378,26 @@ export async function deliverDueRuns(deps: AppDeps): Promise<number> {
   });
   await Promise.all(claimed.map((run) => deliverClaimed(deps, run)));
   return claimed.length;
+}
+
+/**
+ * An admin's "retry delivery now" (decision 144): a running run whose service has not accepted it yet (a
+ * retry is scheduled, `next_dispatch_at` set) is made due at once and delivered here, counted as one more
+ * attempt. A run the service accepted (waiting for its callback), or that ended, is a 409.
+ */
+export async function retryDeliveryNow(deps: AppDeps, runId: string): Promise<DeliveryResult> {
+  const now = deps.now();
+  const [due] = await deps.db
+    .update(workflowExecutions)
+    .set({ nextDispatchAt: now })
+    .where(
+      and(
+        eq(workflowExecutions.id, runId),
+        eq(workflowExecutions.status, 'running'),
+        isNotNull(workflowExecutions.nextDispatchAt),
+      ),
+    )
+    .returning({ id: workflowExecutions.id });
+  if (!due) throw conflict('deliveryNotRetriable');
+  return deliverRun(deps, runId);
 }

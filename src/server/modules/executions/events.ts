@@ -7,6 +7,7 @@ import { AppError } from '#server/lib/errors.js';
 import { openEventStream } from '#server/lib/event-stream.js';
 import type { AppDeps } from '#server/types.js';
 import { getSetting } from '../settings/service.js';
+import { accessEndedOf, type StreamAccess } from './access-ended.js';
 import { getOwnRun, isOpen } from './queries.js';
 import { runEventsOf } from './run-events.js';
 
@@ -39,7 +40,7 @@ export const RUN_EVENTS_SCHEMA = {
  * An event's id: a digest of the run as the event carries it. Each event is the whole run, so "has this reader
  * seen the current state?" is one comparison, which any instance can make without remembering anything.
  */
-export function runEventId(json: string): string {
+function runEventId(json: string): string {
   return createHash('sha256').update(json).digest('base64url').slice(0, 22);
 }
 
@@ -49,15 +50,19 @@ export function runEventId(json: string): string {
  * open stream costs the database nothing while its run is quiet. A reader that reconnects with Last-Event-ID
  * is sent the run only if it changed since; an ended run it has already seen is answered 204, which tells
  * EventSource to stop reconnecting. A person holds at most `max_event_streams_per_user` streams in this
- * instance (429 beyond).
+ * instance (429 beyond). The stream ends when the credential it was opened with does (`access`: a key
+ * revoked, a session ended, an account suspended), on whichever instance that happened.
  */
 export async function streamRunEvents(
   deps: AppDeps,
   userId: string,
   runId: string,
+  access: StreamAccess,
   request: FastifyRequest,
   reply: FastifyReply,
   stop: AbortSignal,
+  /** What each event carries: the person's own run, or (an admin following any run) the run's detail. */
+  read: () => Promise<{ status: string }> = () => getOwnRun(deps.db, userId, runId),
 ): Promise<void> {
   const max = await getSetting(deps.db, 'max_event_streams_per_user');
   const events = runEventsOf(deps.database);
@@ -67,8 +72,16 @@ export async function streamRunEvents(
   const watch = events.watch(runId);
   const closed = new AbortController();
   const close = () => closed.abort();
+  const unwatchAccess = accessEndedOf(deps.database).watch(access.credential, close);
   try {
-    let current = await getOwnRun(deps.db, userId, runId); // 404 before any byte is sent
+    // Gone between the request's check and the watch: refused as if it had been gone before.
+    if (!(await access.isLive())) {
+      throw new AppError(
+        'UNAUTHENTICATED',
+        access.credential.startsWith('key:') ? 'apiKeyRequired' : 'default',
+      );
+    }
+    let current = await read(); // 404 before any byte is sent
     let json = JSON.stringify(current);
     const header = request.headers['last-event-id'];
     let lastId = typeof header === 'string' ? header : null;
@@ -77,7 +90,7 @@ export async function streamRunEvents(
       return;
     }
     const res = openEventStream(reply);
-    request.raw.on('close', close);
+    res.on('close', close);
     stop.addEventListener('abort', close, { once: true });
     if (stop.aborted) close();
     const started = Date.now();
@@ -94,7 +107,7 @@ export async function streamRunEvents(
           if (!closed.signal.aborted) res.write(': keep-alive\n\n');
           continue;
         }
-        current = await getOwnRun(deps.db, userId, runId);
+        current = await read();
         json = JSON.stringify(current);
       }
     } catch {
@@ -103,9 +116,9 @@ export async function streamRunEvents(
       res.end();
     }
   } finally {
+    unwatchAccess();
     watch.close();
     release();
-    request.raw.off('close', close);
     stop.removeEventListener('abort', close);
   }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TSurveyQuestion } from '#shared/contract/workflows.js';
-import { runInputFiles } from '#server/db/schema.js';
+import { runInputFiles, workflowExecutions } from '#server/db/schema.js';
 import type { TestClient } from '#server/test/client.js';
 import {
   addWorkflow,
@@ -15,7 +15,7 @@ import {
   useRunsWorld,
   type RunsWorld,
 } from './testing/fixtures.js';
-import { CSV, PDF, PNG, XLSX, zip } from './testing/samples.js';
+import { CSV, lyingXlsx, PDF, PNG, XLSX, zip } from './testing/samples.js';
 
 const world: RunsWorld = useRunsWorld();
 
@@ -40,7 +40,7 @@ interface UploadAnswer {
     fileId?: string;
     filename?: string;
     size?: number;
-    content_type?: string;
+    contentType?: string;
     error?: string;
     code?: string;
   };
@@ -89,13 +89,17 @@ describe('files as survey answers', () => {
     workflowId = (await addWorkflow(world, { surveyQuestions: [NAME_QUESTION, CSV_QUESTION] })).id;
   });
 
+  /** A run of a workflow of its own: opening `workflowId` again would answer the user's unsent run of it. */
+  const newRun = async () =>
+    startRun(user.client, (await addWorkflow(world, { surveyQuestions: [NAME_QUESTION, CSV_QUESTION] })).id);
+
   it('sends the workflow a signed link that gives exactly the uploaded bytes, and refuses it once the run ends', async () => {
     const runId = await startRun(user.client, workflowId);
     const bytes = Buffer.from('city,people\nLima,10\nQuito,7\n', 'utf8');
     const uploaded = await upload(user.client, runId, 'data', 'cities.csv', bytes);
     expect(uploaded.status).toBe(201);
     expect(uploaded.body).toMatchObject({ filename: 'cities.csv', size: bytes.length });
-    expect(uploaded.body.content_type).toMatch(/^text\/csv/);
+    expect(uploaded.body.contentType).toMatch(/^text\/csv/);
 
     // The workflow service fetches the file through its link while it handles the call, without any session.
     let fetched: { status: number; bytes: Buffer; type: string | null } | undefined;
@@ -140,6 +144,7 @@ describe('files as survey answers', () => {
     expect(await late.json()).toEqual({
       error: 'Este enlace de archivo no es válido, o su ejecución ya terminó',
       code: 'FORBIDDEN',
+      key: 'fileLinkInvalid',
     });
 
     // An ended run takes no more files.
@@ -151,15 +156,55 @@ describe('files as survey answers', () => {
     const detail = (await user.client.get(`/api/executions/${runId}`)).json() as {
       answers: Array<{ question: string; answer: unknown }>;
     };
-    expect(detail.answers[1]).toEqual({
+    const shown = {
       question: 'Tus datos',
       answer: {
         fileId: uploaded.body.fileId,
         filename: 'cities.csv',
-        content_type: answer!.content_type,
+        contentType: answer!.content_type,
         size: bytes.length,
       },
+    };
+    expect(detail.answers[1]).toEqual(shown);
+
+    // A run completed before decision 137 kept the file's type as `content_type`: its page reads the same.
+    const legacy = [
+      detail.answers[0],
+      {
+        question: 'Tus datos',
+        answer: { ...shown.answer, contentType: undefined, content_type: answer!.content_type },
+      },
+    ];
+    await world.t.database.db
+      .update(workflowExecutions)
+      .set({ inputData: JSON.parse(JSON.stringify(legacy)) as unknown })
+      .where(eq(workflowExecutions.id, runId));
+    const legacyDetail = (await user.client.get(`/api/executions/${runId}`)).json() as typeof detail;
+    expect(legacyDetail.answers[1]).toEqual(shown);
+  });
+
+  it("keeps and serves an answer's name without bidirectional or zero-width characters", async () => {
+    const runId = await startRun(user.client, workflowId);
+    const uploaded = await upload(user.client, runId, 'data', 'datos\u202Evsc\u200B.csv', CSV);
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body.filename).toBe('datosvsc.csv');
+    expect((await filesOfRun(runId)).map((f) => f.filename)).toEqual(['datosvsc.csv']);
+    world.service.handle(() => ({ status: 202, body: { accepted: true } }));
+    const completion = user.client.post(`/api/executions/${runId}/complete`, {
+      responses: [
+        { question: '¿Nombre?', answer: 'Ana' },
+        { question: 'Tus datos', answer: { fileId: uploaded.body.fileId } },
+      ],
     });
+    const call = await world.service.callFor(runId);
+    const responses = call.body.responses as Array<{ answer: { url: string; filename: string } }>;
+    expect(responses[1]!.answer.filename).toBe('datosvsc.csv');
+    const served = await fetch(responses[1]!.answer.url);
+    expect(served.headers.get('content-disposition')).toBe(
+      `attachment; filename="datosvsc.csv"; filename*=UTF-8''datosvsc.csv`,
+    );
+    await postRunResult(world, { runId, token: call.body.secret_token }, {});
+    await completion;
   });
 
   it('refuses a link with a changed signature, file or expiry (403), and a link past its expiry', async () => {
@@ -206,7 +251,7 @@ describe('files as survey answers', () => {
   });
 
   it('lets the owner remove a file and upload another, and refuses a second upload for the question', async () => {
-    const runId = await startRun(user.client, workflowId);
+    const runId = await newRun();
     const first = await upload(user.client, runId, 'data', 'a.csv', CSV);
     expect(first.status).toBe(201);
     const before = await storedFiles();
@@ -216,6 +261,7 @@ describe('files as survey answers', () => {
     expect(second.body).toEqual({
       error: 'Ya se subió un archivo para esta pregunta: quítalo antes de subir otro',
       code: 'CONFLICT',
+      key: 'fileAlreadyUploaded',
     });
     expect(await storedFiles()).toEqual(before);
     expect(await filesOfRun(runId)).toHaveLength(1);
@@ -250,6 +296,13 @@ describe('files as survey answers', () => {
       400,
       'El contenido del archivo no es un archivo .xlsx válido',
     ],
+    [
+      'a workbook that lies about its sizes (a zip bomb)',
+      'bomb.xlsx',
+      lyingXlsx(),
+      400,
+      'El contenido del archivo no es un archivo .xlsx válido',
+    ],
     ['an empty file', 'empty.csv', Buffer.alloc(0), 400, 'El archivo está vacío'],
     [
       'a file over the question limit (1 MB)',
@@ -261,7 +314,7 @@ describe('files as survey answers', () => {
   ])(
     'refuses %s in the reader language and keeps nothing',
     async (_what, filename, bytes, status, message) => {
-      const runId = await startRun(user.client, workflowId);
+      const runId = await newRun();
       const before = await storedFiles();
       const res = await upload(user.client, runId, 'data', filename, bytes, 'es');
       expect(res.status).toBe(status);
@@ -272,7 +325,7 @@ describe('files as survey answers', () => {
   );
 
   it('refuses two files in one upload, and an upload without its question, keeping nothing', async () => {
-    const runId = await startRun(user.client, workflowId);
+    const runId = await newRun();
     const before = await storedFiles();
     const form = new FormData();
     form.append('questionId', 'data');
@@ -295,6 +348,7 @@ describe('files as survey answers', () => {
     expect(await noQuestion.json()).toEqual({
       error: 'Envía los campos multipart questionId y file',
       code: 'VALIDATION_ERROR',
+      key: 'uploadNeedsFile',
     });
     expect(await storedFiles()).toEqual(before);
     expect(await filesOfRun(runId)).toHaveLength(0);
@@ -322,12 +376,12 @@ describe('files as survey answers', () => {
   });
 
   it("refuses a file for someone else's run, a question that takes no file, and a cross-site upload", async () => {
-    const runId = await startRun(user.client, workflowId);
+    const runId = await newRun();
     const other = await signUpUser(world.t);
     const before = await storedFiles();
     const foreign = await upload(other.client, runId, 'data', 'a.csv', CSV, 'es');
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toEqual({ error: 'Ejecución no encontrada', code: 'NOT_FOUND' });
+    expect(foreign.body).toEqual({ error: 'Ejecución no encontrada', code: 'NOT_FOUND', key: 'execution' });
     const notFile = await upload(user.client, runId, 'name', 'a.csv', CSV);
     expect(notFile.status).toBe(400);
     expect(notFile.body.error).toBe('This workflow has no file question name');
@@ -362,7 +416,17 @@ describe('files as survey answers', () => {
       { 'accept-language': 'es' },
     );
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ error: 'Sube un archivo para «Tus datos»', code: 'VALIDATION_ERROR' });
+    expect(missing.json()).toEqual({
+      error: 'Revisa las respuestas: "Tus datos" (answers.data): Sube un archivo para esta pregunta',
+      code: 'VALIDATION_ERROR',
+      key: 'invalidAnswers',
+      params: { problems: '"Tus datos" (answers.data): Sube un archivo para esta pregunta' },
+      details: {
+        fields: [
+          { field: 'answers.data', message: 'Sube un archivo para esta pregunta', key: 'answerFileRequired' },
+        ],
+      },
+    });
     const foreign = await user.client.post(`/api/executions/${runId}/complete`, {
       responses: [
         { question: '¿Nombre?', answer: 'Ana' },
@@ -371,7 +435,8 @@ describe('files as survey answers', () => {
     });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json()).toMatchObject({
-      error: 'The answer to "Tus datos" is not a file uploaded to this run',
+      error:
+        'Check the answers: "Tus datos" (answers.data): The answer is not a file uploaded to this run for this question',
     });
     const run = await runRow(world, runId);
     expect(run.status).toBe('pending');

@@ -1,13 +1,13 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
-import { pickLanguage, type TLanguage } from '#shared/contract/common.js';
-import type {
-  TCompleteRunRequest,
-  TSentAnswer,
-  TStoredFileAnswer,
-  TUploadedInputFile,
+import {
+  type TSentAnswer,
+  type TStoredFileAnswer,
+  type TUploadedInputFile,
+  ZFileAnswerRef,
 } from '#shared/contract/executions.js';
+import type { FileAnswerOf } from '#shared/contract/survey-schema.js';
 import { acceptedExtensions, maxFileMb, type TSurveyQuestion } from '#shared/contract/workflows.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { runInputFiles, userWorkflows, workflowExecutions } from '#server/db/schema.js';
@@ -24,7 +24,7 @@ import {
   removeQueuedFiles,
 } from '../results/service.js';
 import { getSetting } from '../settings/service.js';
-import { stillIn } from './queries.js';
+import { keptFileAnswer, stillIn } from './queries.js';
 
 /*
  * Files people upload as answers to a survey's file questions. They are uploaded to a pending run (one per
@@ -35,7 +35,7 @@ import { stillIn } from './queries.js';
 
 const MIB = 1024 * 1024;
 /** A link never lives longer than this, whatever the run's own expiry. */
-export const FILE_LINK_MAX_MS = 24 * 60 * 60 * 1000;
+const FILE_LINK_MAX_MS = 24 * 60 * 60 * 1000;
 
 export interface UploadedInput {
   filename: string;
@@ -72,7 +72,7 @@ export async function assertPendingRun(deps: AppDeps, userId: string, runId: str
   await pendingRunOf(deps.db, userId, runId, deps.now(), false);
 }
 
-function fileQuestion(questions: TSurveyQuestion[] | null, questionId: string): TSurveyQuestion {
+export function fileQuestion(questions: TSurveyQuestion[] | null, questionId: string): TSurveyQuestion {
   const question = (questions ?? []).find((q) => q.id === questionId && q.type === 'file');
   if (!question) throw badRequest({ key: 'notAFileQuestion', params: { questionId } });
   return question;
@@ -82,7 +82,7 @@ function fileQuestion(questions: TSurveyQuestion[] | null, questionId: string): 
  * Checks a file for one question before anything is kept: the question exists and takes files, the
  * extension is one it accepts, the size is within its limit, the bytes are what the extension says.
  */
-export async function checkInputFile(
+async function checkInputFile(
   deps: AppDeps,
   userId: string,
   runId: string,
@@ -91,6 +91,19 @@ export async function checkInputFile(
 ): Promise<{ question: TSurveyQuestion; extension: string; contentType: string; filename: string }> {
   const run = await pendingRunOf(deps.db, userId, runId, deps.now(), false);
   const question = fileQuestion(run.questions, questionId);
+  return { question, ...(await checkFileFor(deps, question, file)) };
+}
+
+/**
+ * The checks of a file answer to one file question, for a run's upload and a saved answers' alike: the
+ * extension is one the question accepts, the size is within its limit (its own, or `max_input_file_mb`), the
+ * bytes are what the extension says. Answers the file's kept facts.
+ */
+export async function checkFileFor(
+  deps: Pick<AppDeps, 'db'>,
+  question: TSurveyQuestion,
+  file: UploadedInput,
+): Promise<{ extension: string; contentType: string; filename: string }> {
   const accepted = acceptedExtensions(question);
   const extension = allowedExtension(file.filename);
   if (!extension || !accepted.includes(extension)) {
@@ -100,9 +113,8 @@ export async function checkInputFile(
   if (file.bytes.length > mb * MIB) {
     throw new AppError('PAYLOAD_TOO_LARGE', { key: 'inputFileTooLarge', params: { mb } });
   }
-  const checked = checkResultFile(file.filename, file.bytes);
+  const checked = await checkResultFile(file.filename, file.bytes);
   return {
-    question,
     extension: checked.extension,
     contentType: checked.contentType,
     filename: displayFilename(file.filename, checked.extension),
@@ -149,7 +161,7 @@ export async function uploadInputFile(
       fileId: row.id,
       filename: checked.filename,
       size: file.bytes.length,
-      content_type: checked.contentType,
+      contentType: checked.contentType,
     };
   } catch (err) {
     await storage.remove(key);
@@ -179,56 +191,22 @@ export async function deleteInputFile(
   await removeQueuedFiles(deps, [key]).catch(() => 0);
 }
 
-const isFileRef = (
-  answer: TCompleteRunRequest['responses'][number]['answer'],
-): answer is { fileId: string } => typeof answer === 'object' && !Array.isArray(answer);
-
 /**
- * A survey's answers as they will be kept and sent: each `{ fileId }` becomes the file's facts. Every file
- * question needs its uploaded file among the answers, and a file answer must name a file of this run.
+ * A survey's file answers as they will be kept and sent: `{ fileId }` of a file uploaded to this run for that
+ * very question becomes the file's facts; anything else names no upload (null, which the check refuses).
  */
-export async function resolveFileAnswers(
+export async function uploadedFileAnswers(
   tx: DbOrTx,
   runId: string,
-  questions: TSurveyQuestion[],
-  responses: TCompleteRunRequest['responses'],
-  language: TLanguage,
-): Promise<TSentAnswer[]> {
-  const files = await tx
-    .select()
-    .from(runInputFiles)
-    .where(eq(runInputFiles.executionId, runId))
-    .orderBy(runInputFiles.createdAt);
-  const byId = new Map(files.map((f) => [f.id, f]));
-  const resolved = responses.map((response): TSentAnswer => {
-    if (!isFileRef(response.answer)) return { question: response.question, answer: response.answer };
-    const file = byId.get(response.answer.fileId);
-    if (!file) {
-      throw badRequest({ key: 'fileAnswerUnknown', params: { question: response.question.slice(0, 200) } });
-    }
-    const answer: TStoredFileAnswer = {
-      fileId: file.id,
-      filename: file.filename,
-      content_type: file.contentType,
-      size: file.size,
-    };
-    return { question: response.question, answer };
-  });
-  const sent = new Set(
-    resolved.flatMap((r) =>
-      typeof r.answer === 'object' && !Array.isArray(r.answer) ? [r.answer.fileId] : [],
-    ),
-  );
-  for (const q of questions.filter((x) => x.type === 'file')) {
-    const file = files.find((f) => f.questionId === q.id);
-    if (!file || !sent.has(file.id)) {
-      throw badRequest({
-        key: 'fileAnswerMissing',
-        params: { question: pickLanguage(q.question, language) },
-      });
-    }
-  }
-  return resolved;
+): Promise<FileAnswerOf<TStoredFileAnswer>> {
+  const files = await tx.select().from(runInputFiles).where(eq(runInputFiles.executionId, runId));
+  return (question, value) => {
+    const fileId = ZFileAnswerRef.safeParse(value).data?.fileId;
+    const file = files.find((f) => f.id === fileId && f.questionId === question.id);
+    return file
+      ? { fileId: file.id, filename: file.filename, contentType: file.contentType, size: file.size }
+      : null;
+  };
 }
 
 function signature(secret: Buffer, runId: string, fileId: string, expires: number): string {
@@ -236,18 +214,12 @@ function signature(secret: Buffer, runId: string, fileId: string, expires: numbe
 }
 
 /** What the workflow receives for a file answer: its facts and a link to its bytes. */
-export interface WebhookFileAnswer {
+interface WebhookFileAnswer {
   filename: string;
   content_type: string;
   size: number;
   url: string;
 }
-
-const isStoredFile = (answer: unknown): answer is TStoredFileAnswer =>
-  typeof answer === 'object' &&
-  answer !== null &&
-  !Array.isArray(answer) &&
-  typeof (answer as { fileId?: unknown }).fileId === 'string';
 
 /**
  * The responses as the webhook sends them: every file answer becomes `{ filename, content_type, size, url }`,
@@ -262,7 +234,7 @@ export async function webhookResponses(
 ): Promise<unknown> {
   if (
     !Array.isArray(inputData) ||
-    !inputData.some((r) => isStoredFile((r as { answer?: unknown })?.answer))
+    !inputData.some((r) => keptFileAnswer((r as { answer?: unknown })?.answer))
   ) {
     return inputData ?? [];
   }
@@ -271,12 +243,14 @@ export async function webhookResponses(
   const until = Math.min(runExpiresAt?.getTime() ?? cap, cap);
   const expires = Math.floor(until / 1000);
   return inputData.map((item: { question?: unknown; answer?: unknown }) => {
-    if (!isStoredFile(item?.answer)) return item;
-    const { fileId, filename, content_type, size } = item.answer;
+    const file = keptFileAnswer(item?.answer);
+    if (!file) return item;
+    const { fileId, filename, contentType, size } = file;
     const query = `expires=${expires}&signature=${signature(secret, runId, fileId, expires)}`;
+    // The webhook keeps the spec's spelling (`content_type`), as the rest of the webhook contract does.
     const answer: WebhookFileAnswer = {
       filename,
-      content_type,
+      content_type: contentType,
       size,
       url: `${deps.config.publicUrl}/api/executions/${runId}/files/${fileId}?${query}`,
     };
@@ -320,4 +294,75 @@ export async function openSignedInputFile(
   const body = await resultStorageFor(deps.config).stream(file.key);
   if (!body) throw refused();
   return { body, size: file.size, filename: file.filename, contentType: file.contentType };
+}
+
+/** A kept file another run's answers name: where its bytes are. */
+export interface KeptFile {
+  id: string;
+  questionId: string;
+  storageKey: string;
+}
+
+/** The copies of kept files for a run about to start (copyFilesForRun). */
+export interface RunFileCopies {
+  /** The answers to send, every file answer naming the run's own copy. */
+  answers: TSentAnswer[];
+  /** Writes the copies' rows for the started run, in the transaction that started it. */
+  attach(tx: DbOrTx, runId: string): Promise<void>;
+  /** Removes the copied bytes when the start did not happen. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Copies the files that answers name (a saved answers' kept files, decision 159) to a run about to start: new
+ * bytes in the store under new keys, so the run's files and the kept ones are removed independently (the
+ * run's with the run's other contents, the kept ones with the saved answers). Each file answer then names the
+ * run's own copy, which the workflow fetches through the signed link as any uploaded answer. A file whose
+ * bytes are gone from the store refuses the start (409), nothing charged.
+ */
+export async function copyFilesForRun(
+  deps: Pick<AppDeps, 'config'>,
+  answers: TSentAnswer[],
+  kept: KeptFile[],
+): Promise<RunFileCopies> {
+  const storage = resultStorageFor(deps.config);
+  const rows: Array<Omit<typeof runInputFiles.$inferInsert, 'executionId'>> = [];
+  const discard = async () => {
+    await Promise.all(rows.map((r) => storage.remove(r.storageKey).catch(() => undefined)));
+  };
+  const copied: TSentAnswer[] = [];
+  try {
+    for (const item of answers) {
+      const file = keptFileAnswer(item.answer);
+      const source = file ? kept.find((k) => k.id === file.fileId) : undefined;
+      if (!file || !source) {
+        copied.push(item);
+        continue;
+      }
+      const bytes = isStorageKey(source.storageKey) ? await storage.read(source.storageKey) : null;
+      if (!bytes) throw conflict('savedFileMissing');
+      const key = await storage.save(bytes, allowedExtension(file.filename) ?? 'bin');
+      const id = randomUUID();
+      rows.push({
+        id,
+        questionId: source.questionId,
+        storageKey: key,
+        filename: file.filename,
+        contentType: file.contentType,
+        size: file.size,
+      });
+      copied.push({ question: item.question, answer: { ...file, fileId: id } });
+    }
+  } catch (err) {
+    await discard();
+    throw err;
+  }
+  return {
+    answers: copied,
+    async attach(tx, runId) {
+      if (rows.length > 0)
+        await tx.insert(runInputFiles).values(rows.map((r) => ({ ...r, executionId: runId })));
+    },
+    discard,
+  };
 }

@@ -13,6 +13,7 @@ import { tallyRuns } from './tally.js';
 import { readEvents } from './testing/event-stream.js';
 import {
   addWorkflow,
+  ANSWERS,
   completeAsync,
   ledgerRowsOfRun,
   openRun,
@@ -125,10 +126,10 @@ describe('two instances', () => {
         const user = await signUpUser(w.t);
         const runId = await startRun(user.client, wf.id);
         const { call, completion } = await completeAsync(w, user.client, runId);
-        const stream = await readEvents(`${origin}/api/executions/${runId}/events`, {
-          cookie: user.client.cookie!,
-        });
-        expect(JSON.parse((await stream.next())!.data)).toMatchObject({ status: 'running' });
+        const url = `${origin}/api/executions/${runId}/events`;
+        const stream = await readEvents(url, { cookie: user.client.cookie! });
+        const first = await stream.next();
+        expect(JSON.parse(first!.data)).toMatchObject({ status: 'running' });
         await listening;
         const lost = new Promise<void>((resolve) => database.notifications.onLost(() => resolve()));
         const back = new Promise<void>((resolve) => database.notifications.onListening(() => resolve()));
@@ -137,15 +138,20 @@ describe('two instances', () => {
              where application_name = 'flujo-listener' and datname = current_database()`,
         );
         await lost;
+        // A revocation may go unheard while nobody listens, so the instance ends its watched streams (decision
+        // 121); the reader reconnects, as EventSource does, and is checked afresh.
+        expect(await stream.next()).toBeNull();
         const token = { execution_id: runId, secret_token: call.body.secret_token };
         expect(
           (await postToOther({ ...token, status: 'running', output_data: { message: 'Mientras' } }))
             .statusCode,
         ).toBe(200);
         await back;
-        expect(JSON.parse((await stream.next())!.data)).toMatchObject({ progressMessage: 'Mientras' });
+        // Reconnected from the last event it saw, the reader catches up with the change made meanwhile.
+        const again = await readEvents(url, { cookie: user.client.cookie!, 'last-event-id': first!.id! });
+        expect(JSON.parse((await again.next())!.data)).toMatchObject({ progressMessage: 'Mientras' });
         await postToOther({ ...token, status: 'completed', output_data: { ok: 1 } });
-        expect(JSON.parse((await stream.next())!.data)).toMatchObject({ status: 'completed' });
+        expect(JSON.parse((await again.next())!.data)).toMatchObject({ status: 'completed' });
         await completion;
       } finally {
         await third.close();
@@ -176,24 +182,43 @@ describe('two instances', () => {
     }
   });
 
-  it('sweepers running on both instances at once expire and refund each run once', async () => {
-    const wf = await addWorkflow(w);
+  it('sweepers running on both instances at once expire and refund each sent run once', async () => {
     const user = await signUpUser(w.t);
-    const runs = await Promise.all(Array.from({ length: 5 }, () => startRun(user.client, wf.id)));
+    // Sent runs (charged) whose service keeps failing, so they wait for a result that never comes, and
+    // runs never sent (never charged).
+    w.service.handle(() => ({ status: 500 }));
+    const sent: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const runId = await startRun(user.client, (await addWorkflow(w)).id);
+      expect((await user.client.post(`/api/executions/${runId}/complete`, ANSWERS)).statusCode).toBe(200);
+      sent.push(runId);
+    }
+    const unsent = [
+      await startRun(user.client, (await addWorkflow(w)).id),
+      await startRun(user.client, (await addWorkflow(w)).id),
+    ];
     w.t.clock.advance(16 * 60_000);
     const [a, b] = await Promise.all([expireOverdueRuns(w.t.deps), expireOverdueRuns(w.t.deps)]);
     w.t.clock.reset();
     expect(a + b).toBe(5);
-    for (const runId of runs) {
-      expect((await runRow(w, runId)).status).toBe('expired');
-      expect(await ledgerRowsOfRun(w, runId, 'refund')).toHaveLength(1);
-    }
+    for (const runId of [...sent, ...unsent]) expect((await runRow(w, runId)).status).toBe('expired');
+    for (const runId of sent) expect(await ledgerRowsOfRun(w, runId, 'refund')).toHaveLength(1);
+    for (const runId of unsent) expect(await ledgerRowsOfRun(w, runId, 'refund')).toHaveLength(0);
   });
 
-  it('run counters count each start once, however many instances tally at the same time', async () => {
+  it('run counters count each paid run once, however many instances tally at the same time', async () => {
     const wf = await addWorkflow(w);
     const users = await Promise.all([signUpUser(w.t), signUpUser(w.t)]);
-    await Promise.all(users.flatMap((u) => [1, 2, 3, 4].map(() => startRun(u.client, wf.id))));
+    // A run is counted when it is paid for (its answers sent); each sent run lets the next open be a new one.
+    w.service.handle(() => ({ status: 500 }));
+    await Promise.all(
+      users.map(async (u) => {
+        for (let i = 0; i < 4; i += 1) {
+          const runId = await startRun(u.client, wf.id);
+          await u.client.post(`/api/executions/${runId}/complete`, ANSWERS);
+        }
+      }),
+    );
     const db = w.t.database.db;
     await Promise.all([tallyRuns(db), tallyRuns(db), tallyRuns(db)]);
     await tallyRuns(db);

@@ -15,9 +15,12 @@ import {
   ZStartRunResponse,
 } from '#shared/contract/executions.js';
 import { Closing } from '#server/lib/closing.js';
-import { AppError, badRequest, errorAnswers } from '#server/lib/errors.js';
-import { requireUser } from '#server/plugins/session.js';
+import { readMultipartFile } from '#server/lib/multipart-file.js';
+import { badRequest, errorAnswers } from '#server/lib/errors.js';
+import { requireSession, requireUser } from '#server/plugins/session.js';
 import type { App, AppDeps } from '#server/types.js';
+import { sessionIsLive } from '../auth/service.js';
+import type { StreamAccess } from './access-ended.js';
 import { completeRun } from './complete.js';
 import { RUN_EVENTS_SCHEMA, streamRunEvents } from './events.js';
 import { contentDisposition } from '../results/service.js';
@@ -30,7 +33,7 @@ import {
   type UploadedInput,
 } from './input-files.js';
 import { getOwnRunDetail, listOwnRuns } from './queries.js';
-import { startRun } from './start.js';
+import { openRun } from './start.js';
 
 /** Runs: start, complete, list, detail, events. Mounted at /api/executions. */
 export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -42,16 +45,19 @@ export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
     {
       schema: {
         tags: ['executions'],
-        summary: 'Start a run of a workflow and pay for it',
+        summary: 'Start (or reopen) a run of a workflow; nothing is charged yet',
         description:
-          'Charges creditsPerExecution at once. 402 INSUFFICIENT_CREDITS carries `details: { required, balance }`.',
+          'Checks the balance (402 INSUFFICIENT_CREDITS carries `details: { required, balance }`) and charges ' +
+          'nothing: a survey is charged when its answers are sent (`/complete`), a chat at its first message. ' +
+          "While the caller has an unsubmitted run of this workflow, that run's id is answered again (no new run); " +
+          'at most `open_runs_per_user` such runs are kept, the oldest closed first with nothing charged.',
         body: ZStartRunRequest,
         response: { 201: ZStartRunResponse, ...errorAnswers(400, 401, 402, 403, 404) },
       },
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      const { executionId } = await startRun(deps, user, request.body);
+      const { executionId } = await openRun(deps, user, request.body);
       return reply.status(201).send({ executionId });
     },
   );
@@ -61,10 +67,14 @@ export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
     {
       schema: {
         tags: ['executions'],
-        summary: "Send the run's answers to the workflow and wait up to 30 s for its result",
+        summary:
+          "Send the run's answers to the workflow, pay for the run, and wait up to 30 s for its result",
+        description:
+          'The run is charged here, in the transaction that records the answers (a chat already paid at its ' +
+          'first message). 402 INSUFFICIENT_CREDITS (`details: { required, balance }`) changes nothing.',
         params: ZIdParams,
         body: ZCompleteRunRequest,
-        response: { 200: ZExecution, ...errorAnswers(400, 401, 404, 409) },
+        response: { 200: ZExecution, ...errorAnswers(400, 401, 402, 404, 409) },
       },
     },
     async (request) => {
@@ -120,52 +130,28 @@ export async function executionRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request, reply) => {
-      const user = await requireUser(request);
+      const { user, sessionId } = await requireSession(request);
+      const access: StreamAccess = {
+        credential: `session:${sessionId}`,
+        isLive: () => sessionIsLive(deps.db, sessionId),
+      };
       await closing.during((signal) =>
-        streamRunEvents(deps, user.id, request.params.id, request, reply, signal),
+        streamRunEvents(deps, user.id, request.params.id, access, request, reply, signal),
       );
     },
   );
 }
 
 /**
- * The multipart body of an upload: `questionId` (a form field, sent before the file) and one `file` part,
- * read up to the largest size any question may take; the question's own limit is checked afterwards.
+ * The multipart body of a run's upload: `questionId` (a form field, sent before the file) and one `file`
+ * part, read up to the largest size any question may take; the question's own limit is checked afterwards.
  */
 async function readUpload(
   request: FastifyRequest,
   maxBytes: number,
 ): Promise<{ questionId: string; file: UploadedInput }> {
-  let questionId: string | undefined;
-  let file: UploadedInput | undefined;
-  try {
-    const parts = request.parts({
-      limits: { fileSize: maxBytes, files: 1, fields: 4, fieldSize: 1024, parts: 6 },
-    });
-    for await (const part of parts) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') {
-          part.file.resume();
-          continue;
-        }
-        file = { filename: part.filename, bytes: await part.toBuffer() };
-      } else if (part.fieldname === 'questionId' && typeof part.value === 'string') {
-        questionId = part.value;
-      }
-    }
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    const status = (err as { statusCode?: unknown }).statusCode;
-    // Only the file's own size gets the size text; other limits (a second file, too many parts) keep theirs.
-    if ((err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError('PAYLOAD_TOO_LARGE', {
-        key: 'inputFileTooLarge',
-        params: { mb: maxBytes / (1024 * 1024) },
-      });
-    }
-    if (typeof status === 'number' && status >= 400 && status < 500) throw err;
-    throw badRequest('multipartUnreadable');
-  }
+  const { fields, file } = await readMultipartFile(request, maxBytes);
+  const questionId = fields.questionId;
   if (!questionId || questionId.length > 64 || !file) throw badRequest('uploadNeedsFile');
   return { questionId, file };
 }

@@ -35,24 +35,32 @@ function expectedHeaderToken(secret: string): string {
 }
 
 describe('starting a run', () => {
-  it('charges the price once, records a pending run and counts it on the workflow', async () => {
+  it('records a pending run charging nothing; sending its answers charges the price once', async () => {
     const wf = await addWorkflow(w, { creditsPerExecution: 2 });
     const user = await signUpUser(w.t);
     const runId = await startRun(user.client, wf.id);
-    expect(await balanceOf(w, user.id)).toBe(3);
-    const usage = await ledgerRowsOfRun(w, runId, 'usage');
-    expect(usage).toHaveLength(1);
-    expect(usage[0]).toMatchObject({ amount: -2, workflowId: wf.id, userId: user.id });
+    expect(await balanceOf(w, user.id)).toBe(5);
+    expect(await ledgerRowsOfRun(w, runId, 'usage')).toHaveLength(0);
     const detail = await user.client.get(`/api/executions/${runId}`);
     expect(detail.json()).toMatchObject({
       id: runId,
       status: 'pending',
-      creditsUsed: 2,
+      creditsUsed: 0,
       progressMessage: null,
+      endReason: null,
     });
     const row = await runRow(w, runId);
     expect(row.expiresAt!.getTime() - row.createdAt.getTime()).toBe(15 * 60_000);
     expect(row.language).toBe('es');
+    expect(row.origin).toBe('web');
+
+    w.service.handle(() => ({ status: 200, body: { status: 'completed', output_data: { ok: true } } }));
+    const done = await user.client.post(`/api/executions/${runId}/complete`, ANSWERS);
+    expect(done.json()).toMatchObject({ status: 'completed', creditsUsed: 2, creditsRefunded: 0 });
+    expect(await balanceOf(w, user.id)).toBe(3);
+    const usage = await ledgerRowsOfRun(w, runId, 'usage');
+    expect(usage).toHaveLength(1);
+    expect(usage[0]).toMatchObject({ amount: -2, workflowId: wf.id, userId: user.id });
   });
 
   it('answers 402 with the required credits and charges nothing when the balance is short', async () => {
@@ -102,19 +110,26 @@ describe('starting a run', () => {
     expect(await balanceOf(w, user.id)).toBe(5);
   });
 
-  it('gives exactly 10 runs to 50 concurrent starts by a user with 10 credits', async () => {
-    const wf = await addWorkflow(w);
-    const user = await signUpUser(w.t);
-    await grantCredits(w, user.id, 5);
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, () => user.client.post('/api/executions/start', { workflowId: wf.id })),
-    );
-    const codes = answers.map((a) => a.statusCode);
-    expect(codes.filter((c) => c === 201)).toHaveLength(10);
-    expect(codes.filter((c) => c === 402)).toHaveLength(40);
-    expect(await balanceOf(w, user.id)).toBe(0);
-    expect((await user.client.get('/api/executions')).json()).toHaveLength(10);
-    expect(await ledgerMismatches(w.t.database.db)).toEqual([]);
+  it('pays for exactly 10 runs when a user with 10 credits sends the answers of 50 runs at once', async () => {
+    await withConfig(w.t, 'open_runs_per_user', 50, async () => {
+      const workflows = await Promise.all(Array.from({ length: 50 }, () => addWorkflow(w)));
+      const user = await signUpUser(w.t);
+      await grantCredits(w, user.id, 5);
+      const runs: string[] = [];
+      for (const wf of workflows) runs.push(await startRun(user.client, wf.id));
+      expect(await balanceOf(w, user.id)).toBe(10);
+      w.service.handle(() => ({ status: 200, body: { status: 'completed', output_data: { ok: true } } }));
+      const answers = await Promise.all(
+        runs.map((id) => user.client.post(`/api/executions/${id}/complete`, ANSWERS)),
+      );
+      const codes = answers.map((a) => a.statusCode);
+      expect(codes.filter((c) => c === 200)).toHaveLength(10);
+      expect(codes.filter((c) => c === 402)).toHaveLength(40);
+      expect(await balanceOf(w, user.id)).toBe(0);
+      const list = (await user.client.get('/api/executions')).json() as { status: string }[];
+      expect(list.filter((r) => r.status === 'pending')).toHaveLength(40);
+      expect(await ledgerMismatches(w.t.database.db)).toEqual([]);
+    });
   });
 });
 
@@ -275,7 +290,14 @@ describe('completing a run: the webhook call', () => {
     const runId = await startRun(user.client, wf.id);
     w.service.handle(() => ({ status: 403, body: { error: 'bad token' } }));
     const res = await user.client.post(`/api/executions/${runId}/complete`, ANSWERS);
-    expect(res.json()).toMatchObject({ status: 'failed', errorMessage: expect.stringContaining('403') });
+    // The person reads a plain explanation in the run's language (Spanish here); the status is for admins.
+    expect(res.json()).toMatchObject({
+      status: 'failed',
+      errorCode: 'workflow_refused',
+      workflowMessage: null,
+      errorMessage: 'El servicio del workflow no aceptó la solicitud.',
+    });
+    expect((await runRow(w, runId)).errorMessage).toBe('The workflow service refused the run (HTTP 403)');
     expect(await ledgerRowsOfRun(w, runId, 'refund')).toHaveLength(1);
     expect(await balanceOf(w, user.id)).toBe(5);
     expect((await runRow(w, runId)).dispatchAttempts).toBe(1);
@@ -288,7 +310,9 @@ describe('completing a run: the webhook call', () => {
     const before = w.service.calls.length;
     const production = { ...depsOf(w), config: { ...w.t.config, allowPrivateWebhooks: false } };
     const run = await completeRun(production, user.id, runId, ANSWERS);
-    expect(run).toMatchObject({ status: 'failed', errorMessage: expect.stringContaining('not allowed') });
+    expect(run).toMatchObject({ status: 'failed', errorCode: 'webhook_blocked' });
+    expect(run.errorMessage).not.toMatch(/not allowed|127\.0\.0\.1/);
+    expect((await runRow(w, runId)).errorMessage).toMatch(/not allowed/);
     expect(w.service.calls.length).toBe(before);
     expect(await ledgerRowsOfRun(w, runId, 'refund')).toHaveLength(1);
     expect(await balanceOf(w, user.id)).toBe(5);
@@ -334,7 +358,8 @@ describe('completing a run: the webhook call', () => {
     expect(w.service.calls.length - before).toBe(4);
     expect(w.service.calls.some((c) => c.path === '/elsewhere')).toBe(false);
     const ended = await user.client.get(`/api/executions/${runId}`);
-    expect(ended.json()).toMatchObject({ status: 'failed', errorMessage: expect.stringContaining('302') });
+    expect(ended.json()).toMatchObject({ status: 'failed', errorCode: 'workflow_unreachable' });
+    expect((await runRow(w, runId)).errorMessage).toContain('302');
     expect(await ledgerRowsOfRun(w, runId, 'refund')).toHaveLength(1);
     expect(await balanceOf(w, user.id)).toBe(5);
     w.t.clock.reset();
@@ -370,17 +395,18 @@ describe('durable retries', () => {
 });
 
 describe('expiry', () => {
-  it('expires a never-completed run and a run with no result after the timeout, refunding each once', async () => {
+  it('expires a never-completed run with no ledger row, and refunds a run with no result once', async () => {
     const wf = await addWorkflow(w);
+    const other = await addWorkflow(w);
     const user = await signUpUser(w.t);
     const abandoned = await startRun(user.client, wf.id);
-    const waiting = await startRun(user.client, wf.id);
+    const waiting = await startRun(user.client, other.id);
     // The service keeps failing, so the run stays running with retries scheduled.
     w.service.handle(() => ({ status: 500 }));
     expect((await user.client.post(`/api/executions/${waiting}/complete`, ANSWERS)).json().status).toBe(
       'running',
     );
-    expect(await balanceOf(w, user.id)).toBe(3);
+    expect(await balanceOf(w, user.id)).toBe(4);
 
     w.t.clock.advance(14 * 60_000);
     await expireOverdueRuns(depsOf(w));
@@ -389,12 +415,44 @@ describe('expiry', () => {
     w.t.clock.advance(60_000 + 1_000);
     await expireOverdueRuns(depsOf(w));
     await expireOverdueRuns(depsOf(w));
-    for (const id of [abandoned, waiting]) {
-      const run = (await user.client.get(`/api/executions/${id}`)).json();
-      expect(run.status).toBe('expired');
-      expect(await ledgerRowsOfRun(w, id, 'refund')).toHaveLength(1);
-    }
+    const left = (await user.client.get(`/api/executions/${abandoned}`)).json();
+    expect(left).toMatchObject({
+      status: 'expired',
+      endReason: 'not_submitted',
+      errorMessage: null,
+      creditsUsed: 0,
+      creditsRefunded: 0,
+    });
+    expect(await ledgerRowsOfRun(w, abandoned, 'usage')).toHaveLength(0);
+    expect(await ledgerRowsOfRun(w, abandoned, 'refund')).toHaveLength(0);
+    const late = (await user.client.get(`/api/executions/${waiting}`)).json();
+    expect(late).toMatchObject({ status: 'expired', endReason: null, creditsUsed: 1, creditsRefunded: 1 });
+    expect(await ledgerRowsOfRun(w, waiting, 'refund')).toHaveLength(1);
     expect(await balanceOf(w, user.id)).toBe(5);
+    w.t.clock.reset();
+  });
+
+  it('says why in the run language: a timeout code for the person, the technical text for admins', async () => {
+    const wf = await addWorkflow(w);
+    const user = await signUpUser(w.t);
+    const runId = await startRun(user.client, wf.id);
+    // The service keeps failing, so the run stays running with retries scheduled until its time is up.
+    w.service.handle(() => ({ status: 500 }));
+    expect((await user.client.post(`/api/executions/${runId}/complete`, ANSWERS)).json().status).toBe(
+      'running',
+    );
+    w.t.clock.advance(15 * 60_000 + 1_000);
+    await expireOverdueRuns(depsOf(w));
+    expect((await user.client.get(`/api/executions/${runId}`)).json()).toMatchObject({
+      status: 'expired',
+      errorCode: 'timeout',
+      workflowMessage: null,
+      errorMessage: 'El workflow no envió un resultado a tiempo.',
+    });
+    expect(await runRow(w, runId)).toMatchObject({
+      errorCode: 'timeout',
+      errorMessage: 'No result arrived from the workflow in time',
+    });
     w.t.clock.reset();
   });
 
@@ -418,37 +476,40 @@ describe('settling exactly once', () => {
     // PGlite runs one transaction at a time, so the race is real only on PostgreSQL: many rounds there.
     const rounds = process.env.TEST_DATABASE_URL ? 100 : 10;
     await grantCredits(w, user.id, rounds);
-    for (let i = 0; i < rounds; i += 1) {
-      const runId = await startRun(user.client, wf.id);
-      const { call, completion } = await completeAsync(w, user.client, runId);
-      // Make the run already overdue for the sweeper, then fire all three at once.
-      w.t.clock.advance(16 * 60_000);
-      const token = call.body.secret_token;
-      const [ok, failed] = await Promise.all([
-        postResult(w, {
-          execution_id: runId,
-          secret_token: token,
-          status: 'completed',
-          output_data: { n: i },
-        }),
-        postResult(w, {
-          execution_id: runId,
-          secret_token: token,
-          status: 'failed',
-          output_data: { message: 'x' },
-        }),
-        expireOverdueRuns(depsOf(w)),
-      ]);
-      w.t.clock.reset();
-      await completion;
-      const run = await runRow(w, runId);
-      const refunds = await ledgerRowsOfRun(w, runId, 'refund');
-      const winners = [ok.status, failed.status].filter((s) => s === 200).length;
-      expect(winners).toBeLessThanOrEqual(1);
-      expect([ok.status, failed.status].every((s) => s === 200 || s === 409)).toBe(true);
-      expect(refunds).toHaveLength(run.status === 'completed' ? 0 : 1);
-      expect(['completed', 'failed', 'expired']).toContain(run.status);
-    }
+    // Failures in a row would pause the workflow (decision 146) before the rounds are done.
+    await withConfig(w.t, 'auto_pause_consecutive_failures', 0, async () => {
+      for (let i = 0; i < rounds; i += 1) {
+        const runId = await startRun(user.client, wf.id);
+        const { call, completion } = await completeAsync(w, user.client, runId);
+        // Make the run already overdue for the sweeper, then fire all three at once.
+        w.t.clock.advance(16 * 60_000);
+        const token = call.body.secret_token;
+        const [ok, failed] = await Promise.all([
+          postResult(w, {
+            execution_id: runId,
+            secret_token: token,
+            status: 'completed',
+            output_data: { n: i },
+          }),
+          postResult(w, {
+            execution_id: runId,
+            secret_token: token,
+            status: 'failed',
+            output_data: { message: 'x' },
+          }),
+          expireOverdueRuns(depsOf(w)),
+        ]);
+        w.t.clock.reset();
+        await completion;
+        const run = await runRow(w, runId);
+        const refunds = await ledgerRowsOfRun(w, runId, 'refund');
+        const winners = [ok.status, failed.status].filter((s) => s === 200).length;
+        expect(winners).toBeLessThanOrEqual(1);
+        expect([ok.status, failed.status].every((s) => s === 200 || s === 409)).toBe(true);
+        expect(refunds).toHaveLength(run.status === 'completed' ? 0 : 1);
+        expect(['completed', 'failed', 'expired']).toContain(run.status);
+      }
+    });
     expect(await ledgerMismatches(w.t.database.db)).toEqual([]);
   }, 180_000);
 });
@@ -460,7 +521,10 @@ describe('history and events', () => {
     const other = await signUpUser(w.t);
     const first = await startRun(user.client, wf.id);
     w.t.clock.advance(1000);
-    const second = await startRun(user.client, wf.id);
+    const second = await startRun(
+      user.client,
+      (await addWorkflow(w, { name: { es: 'Historial', en: 'History' } })).id,
+    );
     w.t.clock.reset();
     await startRun(other.client, wf.id);
     const list = (await user.client.get('/api/executions')).json();

@@ -7,8 +7,9 @@ import { settleRun } from './settle.js';
 const BATCH = 200;
 
 /**
- * Expires open runs whose window has passed (no result, or never completed) and refunds them. Safe on every
- * instance at once and after any restart: settleRun ends each run at most once.
+ * Expires open runs whose window has passed (no result, or never completed); settleRun refunds what was
+ * charged and writes nothing for a run left uncharged. Safe on every instance at once and after any restart:
+ * settleRun ends each run at most once.
  */
 export async function expireOverdueRuns(deps: AppDeps): Promise<number> {
   const now = deps.now();
@@ -24,6 +25,7 @@ export async function expireOverdueRuns(deps: AppDeps): Promise<number> {
     for (const { id } of due) {
       const ended = await settleRun(deps, id, {
         status: 'expired',
+        errorCode: 'timeout',
         errorMessage: 'No result arrived from the workflow in time',
       });
       if (ended) endedNow += 1;

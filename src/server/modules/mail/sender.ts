@@ -18,9 +18,9 @@ const MAX_RETRY_MS = 60 * 60 * 1000;
 const CLAIM_MS = 2 * 60 * 1000;
 const BATCH = 20;
 /** Sent, failed and held mails are kept this long for admins to read, then deleted. */
-export const MAIL_KEEP_DAYS = 30;
+const MAIL_KEEP_DAYS = 30;
 
-export function retryDelayMs(attempts: number): number {
+function retryDelayMs(attempts: number): number {
   return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 }
 
@@ -113,7 +113,7 @@ async function claimDue(db: Db, now: Date) {
 }
 
 /** Deletes mails that are done (sent, failed or held) and older than the keeping period. */
-export async function deleteOldMails(db: Db, now: Date): Promise<void> {
+async function deleteOldMails(db: Db, now: Date): Promise<void> {
   await db
     .delete(emailOutbox)
     .where(

@@ -22,9 +22,12 @@ export async function paymentRoutes(app: App, deps: AppDeps): Promise<void> {
     {
       schema: {
         tags: ['payments'],
-        summary: 'Stripe events (signed); grants the credits of paid checkouts and renewals, once per event',
+        summary:
+          'Stripe events (signed); grants the credits of paid checkouts and invoices and takes back refunded or disputed ones, once per event',
+        description:
+          'Answers 409 for a refund or dispute of a payment whose success has not arrived yet, and 502 when Stripe could not be reached to end a subscription whose first payment failed: Stripe sends the event again later.',
         headers: z.looseObject({ 'stripe-signature': z.string().max(2000).optional() }),
-        response: { 200: ZStripeWebhookResponse, ...errorAnswers(400, 503) },
+        response: { 200: ZStripeWebhookResponse, ...errorAnswers(400, 409, 502, 503) },
       },
     },
     async (request) => {

@@ -178,6 +178,22 @@ describe('purchase with PAYMENT_PROVIDER=stripe', () => {
     expect(form.get('subscription_data[metadata][userId]')).toBe(id);
   });
 
+  it("sells an account card at the card's price, naming its credits and bonus, in payment mode", async () => {
+    const { client, id } = await signUpUser(t);
+    const res = await client.post('/api/credits/purchase', PURCHASES.proOffer);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'checkout', provider: 'stripe' });
+    expect(await creditsOf(id)).toBe(5);
+    const { form } = calls[0]!;
+    expect(form.get('mode')).toBe('payment');
+    expect(form.get('metadata[planType]')).toBe('offer');
+    expect(form.get('metadata[planId]')).toBe('pro');
+    expect(form.get('line_items[0][price_data][unit_amount]')).toBe('2000');
+    expect(form.get('line_items[0][price_data][product_data][name]')).toBe(
+      'Flujo Pro offer: 50 credits + 5 bonus',
+    );
+  });
+
   it('still refuses a tampered price before calling Stripe', async () => {
     const { client } = await signUpUser(t);
     const res = await client.post('/api/credits/purchase', { ...PURCHASES.proPack, usdAmount: 0.5 });
@@ -291,6 +307,7 @@ describe('POST /api/payments/stripe/webhook', () => {
         id: invoiceId,
         object: 'invoice',
         billing_reason: billingReason,
+        amount_paid: 2000,
         parent: { type: 'subscription_details', subscription_details: { subscription: subId, metadata } },
       });
     // The first invoice is the checkout's own payment: already granted above.
@@ -321,6 +338,7 @@ describe('POST /api/payments/stripe/webhook', () => {
       event('checkout.session.completed', {
         id: `cs_del_${id}`,
         mode: 'subscription',
+        payment_status: 'paid',
         subscription: subId,
         metadata: { userId: id, planId: 'starter', planType: 'monthly' },
       }),
@@ -477,6 +495,7 @@ describe('refunds and disputes take the credits back', () => {
         id: `in_second_refund_${id}`,
         object: 'invoice',
         billing_reason: 'subscription_cycle',
+        amount_paid: 800,
         parent: { type: 'subscription_details', subscription_details: { subscription: subId, metadata } },
         payments: { object: 'list', data: [{ payment: { type: 'payment_intent', payment_intent: pi } }] },
       }),
@@ -495,5 +514,349 @@ describe('refunds and disputes take the credits back', () => {
 
     await deliver(refunded(pi, 1200));
     expect(await creditsOf(id)).toBe(afterFirst);
+  });
+});
+
+describe('a subscription grants only paid money', () => {
+  const monthly = (userId: string) => ({ userId, planId: 'pro', planType: 'monthly' }) as const;
+  /** The Pro plan's month: 60 credits and its 20% bonus. */
+  const PRO_MONTH = 72;
+  const subOf = (userId: string, tag: string) => `sub_${tag}_${userId.slice(0, 8)}`;
+  const details = (userId: string, subscription: string) => ({
+    type: 'subscription_details',
+    subscription_details: { subscription, metadata: monthly(userId) },
+  });
+  /** The subscription's first invoice, in the current API's shape: its payment intent only in `payments`. */
+  const firstInvoice = (
+    type: 'invoice.paid' | 'invoice.payment_failed',
+    userId: string,
+    subscription: string,
+    extra: Record<string, unknown> = {},
+  ) =>
+    event(type, {
+      id: `in_first_${subscription}`,
+      object: 'invoice',
+      billing_reason: 'subscription_create',
+      amount_paid: type === 'invoice.paid' ? 2000 : 0,
+      parent: details(userId, subscription),
+      payments: {
+        object: 'list',
+        data: [{ payment: { type: 'payment_intent', payment_intent: `pi_first_${subscription}` } }],
+      },
+      ...extra,
+    });
+  const renewal = (userId: string, subscription: string, invoiceId: string, amountPaid: number) =>
+    event('invoice.paid', {
+      id: invoiceId,
+      object: 'invoice',
+      billing_reason: 'subscription_cycle',
+      amount_paid: amountPaid,
+      parent: details(userId, subscription),
+    });
+  const checkout = (userId: string, subscription: string, paymentStatus: string) =>
+    subscriptionCheckout(monthly(userId), subscription, {
+      payment_status: paymentStatus,
+      invoice: `in_first_${subscription}`,
+    });
+  const asyncOutcome = (outcome: 'succeeded' | 'failed', userId: string, subscription: string) =>
+    event(`checkout.session.async_payment_${outcome}`, {
+      id: `cs_${subscription}`,
+      object: 'checkout.session',
+      mode: 'subscription',
+      payment_status: outcome === 'succeeded' ? 'paid' : 'unpaid',
+      subscription,
+      invoice: `in_first_${subscription}`,
+      metadata: monthly(userId),
+    });
+  const charge = (type: 'charge.refunded' | 'charge.dispute.created', paymentIntent: string) =>
+    type === 'charge.refunded'
+      ? // No `invoice` on the charge: Stripe's API removed it (2025-03-31).
+        event(type, {
+          id: `ch_${paymentIntent}`,
+          object: 'charge',
+          payment_intent: paymentIntent,
+          amount: 2000,
+          amount_refunded: 2000,
+          refunded: true,
+        })
+      : event(type, {
+          id: `dp_${paymentIntent}`,
+          object: 'dispute',
+          charge: `ch_${paymentIntent}`,
+          payment_intent: paymentIntent,
+          amount: 2000,
+          status: 'needs_response',
+        });
+  const purchaseOf = async (subscription: string) =>
+    (
+      await t.database.db
+        .select()
+        .from(stripePayments)
+        .where(eq(stripePayments.reference, `stripe:subscription:${subscription}:first`))
+    )[0];
+  const planOf = async (client: TestClient) =>
+    (await client.get('/api/credits/subscription')).json().subscription as { status: string } | null;
+  const plansOf = (userId: string) =>
+    t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+  const reconciled = async () => expect(await ledgerMismatches(t.database.db)).toEqual([]);
+
+  it('an unpaid checkout (a delayed payment method) grants nothing and opens no plan', async () => {
+    const { id, client } = await signUpUser(t);
+    const sub = subOf(id, 'unpaid');
+    const res = await deliver(checkout(id, sub, 'unpaid'));
+    expect(res.json()).toEqual({ received: true, duplicate: false });
+    expect(await creditsOf(id)).toBe(5);
+    expect(await planOf(client)).toBeNull();
+    expect(await purchaseOf(sub)).toMatchObject({ status: 'pending', userId: id, credits: PRO_MONTH });
+
+    // One monthly plan at a time counts the one waiting for its money; a pack can still be bought.
+    calls = [];
+    const again = await client.post('/api/credits/purchase', PURCHASES.starterMonthly);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({
+      code: 'CONFLICT',
+      error:
+        'The payment of your monthly plan is still on its way; choose another plan once it has arrived or failed',
+    });
+    const es = await client.post('/api/credits/purchase', PURCHASES.starterMonthly, {
+      'accept-language': 'es',
+    });
+    expect(es.json().error).toBe(
+      'El pago de tu plan mensual aún está en camino; elige otro plan cuando haya llegado o fallado',
+    );
+    expect(calls).toEqual([]);
+    expect((await client.post('/api/credits/purchase', PURCHASES.proPack)).statusCode).toBe(200);
+    expect(await creditsOf(id)).toBe(5);
+    await reconciled();
+  });
+
+  it('a delayed payment that fails grants nothing, marks the purchase failed and ends the subscription at Stripe', async () => {
+    const { id, client } = await signUpUser(t);
+    const sub = subOf(id, 'sepafail');
+    await deliver(checkout(id, sub, 'unpaid'));
+    const failed = asyncOutcome('failed', id, sub);
+
+    // Stripe cannot be reached to end the subscription: nothing is recorded, and Stripe sends the event again.
+    stripeDown = true;
+    try {
+      expect((await deliver(failed)).statusCode).toBe(502);
+    } finally {
+      stripeDown = false;
+    }
+    expect((await purchaseOf(sub))?.status).toBe('pending');
+
+    expect((await deliver(failed)).json()).toEqual({ received: true, duplicate: false });
+    expect(await creditsOf(id)).toBe(5);
+    expect((await purchaseOf(sub))?.status).toBe('failed');
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toContain(
+      `/v1/subscriptions/${sub}`,
+    );
+    expect(await planOf(client)).toBeNull();
+    expect((await plansOf(id)).filter((p) => p.status === 'active')).toEqual([]);
+    // With the payment failed, another plan may be chosen.
+    expect((await client.post('/api/credits/purchase', PURCHASES.starterMonthly)).statusCode).toBe(200);
+
+    // The completion reported again (or late) does not make the failed purchase pending, nor grant anything.
+    await deliver(checkout(id, sub, 'unpaid'));
+    expect((await purchaseOf(sub))?.status).toBe('failed');
+    expect(await creditsOf(id)).toBe(5);
+    await reconciled();
+  });
+
+  it('a delayed payment that succeeds grants the first month once, whatever order Stripe reports it in', async () => {
+    const { id, client } = await signUpUser(t);
+    const sub = subOf(id, 'sepaok');
+    await deliver(checkout(id, sub, 'unpaid'));
+    const succeeded = asyncOutcome('succeeded', id, sub);
+    await deliver(succeeded);
+    expect(await creditsOf(id)).toBe(5 + PRO_MONTH);
+    expect((await deliver(succeeded)).json()).toMatchObject({ duplicate: true });
+    await deliver(firstInvoice('invoice.paid', id, sub));
+    expect(await creditsOf(id)).toBe(5 + PRO_MONTH);
+    expect(await planOf(client)).toMatchObject({ status: 'active', planName: 'Pro' });
+    expect(await purchaseOf(sub)).toMatchObject({
+      status: 'paid',
+      invoiceId: `in_first_${sub}`,
+      paymentIntentId: `pi_first_${sub}`,
+    });
+    // A renewal still grants its month.
+    await deliver(renewal(id, sub, `in_next_${sub}`, 2000));
+    expect(await creditsOf(id)).toBe(5 + 2 * PRO_MONTH);
+    await reconciled();
+
+    // The other way round: the invoice first, then the success, then the checkout's completion.
+    const other = await signUpUser(t);
+    const sub2 = subOf(other.id, 'sepalate');
+    await deliver(firstInvoice('invoice.paid', other.id, sub2));
+    await deliver(asyncOutcome('succeeded', other.id, sub2));
+    await deliver(checkout(other.id, sub2, 'unpaid'));
+    expect(await creditsOf(other.id)).toBe(5 + PRO_MONTH);
+    expect((await purchaseOf(sub2))?.status).toBe('paid');
+    expect(await plansOf(other.id)).toEqual([expect.objectContaining({ status: 'active' })]);
+    await reconciled();
+  });
+
+  it('a checkout and its first invoice delivered at the same moment grant once and open one plan', async () => {
+    const { id } = await signUpUser(t);
+    const sub = subOf(id, 'together');
+    const answers = await Promise.all([
+      deliver(checkout(id, sub, 'paid')),
+      deliver(firstInvoice('invoice.paid', id, sub)),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    expect(await creditsOf(id)).toBe(5 + PRO_MONTH);
+    expect(await plansOf(id)).toEqual([expect.objectContaining({ status: 'active' })]);
+    expect(await purchaseOf(sub)).toMatchObject({ status: 'paid', paymentIntentId: `pi_first_${sub}` });
+    await reconciled();
+  });
+
+  it('a failed first invoice marks the purchase failed; a retry that is paid grants, and a late failure changes nothing', async () => {
+    const { id, client } = await signUpUser(t);
+    const sub = subOf(id, 'retry');
+    await deliver(checkout(id, sub, 'unpaid'));
+    await deliver(firstInvoice('invoice.payment_failed', id, sub));
+    expect((await purchaseOf(sub))?.status).toBe('failed');
+    expect(await creditsOf(id)).toBe(5);
+    // The buyer may still pay this invoice: the subscription is not ended at Stripe for it.
+    expect(calls.filter((c) => c.method === 'DELETE')).toEqual([]);
+
+    await deliver(firstInvoice('invoice.paid', id, sub));
+    expect(await creditsOf(id)).toBe(5 + PRO_MONTH);
+    expect(await planOf(client)).toMatchObject({ status: 'active' });
+    await deliver(firstInvoice('invoice.payment_failed', id, sub));
+    expect((await purchaseOf(sub))?.status).toBe('paid');
+    expect(await planOf(client)).toMatchObject({ status: 'active' });
+    expect(await creditsOf(id)).toBe(5 + PRO_MONTH);
+    await reconciled();
+  });
+
+  it('no payment required (a trial, a 100% coupon) opens the plan and grants nothing by default; paid renewals grant', async () => {
+    const { id, client } = await signUpUser(t);
+    const sub = subOf(id, 'trial');
+    await deliver(checkout(id, sub, 'no_payment_required'));
+    await deliver(
+      firstInvoice('invoice.paid', id, sub, { amount_paid: 0, payments: { object: 'list', data: [] } }),
+    );
+    expect(await creditsOf(id)).toBe(5);
+    expect(await planOf(client)).toMatchObject({ status: 'active' });
+    await deliver(renewal(id, sub, `in_free_${sub}`, 0));
+    expect(await creditsOf(id)).toBe(5);
+    await deliver(renewal(id, sub, `in_paid_${sub}`, 2000));
+    expect(await creditsOf(id)).toBe(5 + PRO_MONTH);
+    await reconciled();
+  });
+
+  it.each(['charge.refunded', 'charge.dispute.created'] as const)(
+    '%s of the first month, named only by its payment intent, takes its credits back once',
+    async (type) => {
+      const { id } = await signUpUser(t);
+      const sub = subOf(id, type === 'charge.refunded' ? 'refund' : 'dispute');
+      await deliver(checkout(id, sub, 'paid'));
+      await deliver(firstInvoice('invoice.paid', id, sub));
+      expect(await creditsOf(id)).toBe(5 + PRO_MONTH);
+
+      const reversal = charge(type, `pi_first_${sub}`);
+      expect((await deliver(reversal)).json()).toEqual({ received: true, duplicate: false });
+      expect(await creditsOf(id)).toBe(5);
+      expect((await deliver(reversal)).json()).toMatchObject({ duplicate: true });
+      // The same report under a new event id (or a refund after the dispute) finds nothing left to take.
+      await deliver(charge(type, `pi_first_${sub}`));
+      await deliver(charge('charge.refunded', `pi_first_${sub}`));
+      expect(await creditsOf(id)).toBe(5);
+      expect(await purchaseOf(sub)).toMatchObject({ creditsReversed: PRO_MONTH, creditsUnrecovered: 0 });
+      const reversals = (
+        await t.database.db.select().from(creditTransactions).where(eq(creditTransactions.userId, id))
+      ).filter((r) => r.noteKind === 'payment_refunded' || r.noteKind === 'payment_disputed');
+      expect(reversals.map((r) => r.amount)).toEqual([-PRO_MONTH]);
+      await reconciled();
+    },
+  );
+
+  it('a refund reported before the delayed payment succeeded is refused for now and applied when Stripe resends it', async () => {
+    const { id } = await signUpUser(t);
+    const pi = `pi_early_${id.slice(0, 8)}`;
+    const pack = (type: string, paymentStatus: string) =>
+      event(type, {
+        id: `cs_early_${id}`,
+        object: 'checkout.session',
+        mode: 'payment',
+        payment_status: paymentStatus,
+        payment_intent: pi,
+        metadata: { userId: id, planId: 'pro', planType: 'unique' },
+      });
+    await deliver(pack('checkout.session.completed', 'unpaid'));
+    const refund = event('charge.refunded', {
+      id: `ch_${pi}`,
+      object: 'charge',
+      payment_intent: pi,
+      amount: 1200,
+      amount_refunded: 1200,
+      refunded: true,
+    });
+    const early = await deliver(refund);
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({
+      code: 'CONFLICT',
+      error: 'The payment has not been settled here yet; send the event again later',
+    });
+    expect(await creditsOf(id)).toBe(5);
+
+    await deliver(pack('checkout.session.async_payment_succeeded', 'paid'));
+    expect(await creditsOf(id)).toBe(5 + 30);
+    expect((await deliver(refund)).json()).toEqual({ received: true, duplicate: false });
+    expect(await creditsOf(id)).toBe(5);
+    await reconciled();
+  });
+});
+
+describe('with STRIPE_FREE_PERIOD_CREDITS set', () => {
+  let free: TestApp;
+  beforeAll(async () => {
+    const { port } = stripeApi.address() as AddressInfo;
+    free = await buildTestApp({
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_flujo',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: `http://127.0.0.1:${port}`,
+      STRIPE_FREE_PERIOD_CREDITS: '10',
+    });
+  });
+  afterAll(async () => {
+    expect(await ledgerMismatches(free.database.db)).toEqual([]);
+    await free?.close();
+  });
+
+  it('a period without payment grants the configured credits once, as a bonus', async () => {
+    const { id, client } = await signUpUser(free);
+    const sub = `sub_freecfg_${id.slice(0, 8)}`;
+    const metadata = { userId: id, planId: 'pro', planType: 'monthly' } as const;
+    const post = (payload: string) =>
+      new TestClient(free).request('POST', '/api/payments/stripe/webhook', payload, {
+        'content-type': 'application/json',
+        'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+      });
+    await post(subscriptionCheckout(metadata, sub, { payment_status: 'no_payment_required' }));
+    await post(
+      event('invoice.paid', {
+        id: `in_first_${sub}`,
+        object: 'invoice',
+        billing_reason: 'subscription_create',
+        amount_paid: 0,
+        parent: { type: 'subscription_details', subscription_details: { subscription: sub, metadata } },
+      }),
+    );
+    const balance = (await free.database.db.select().from(userProfiles).where(eq(userProfiles.id, id)))[0]
+      ?.credits;
+    expect(balance).toBe(5 + 10);
+    const rows = (await client.get('/api/credits/transactions?type=bonus')).json() as Array<{
+      note_kind: string;
+    }>;
+    expect(rows.filter((r) => r.note_kind === 'monthly_plan_free_period')).toEqual([
+      expect.objectContaining({
+        amount: 10,
+        plan_name: 'Pro',
+        notes: 'Pro monthly plan: a period without payment',
+      }),
+    ]);
   });
 });

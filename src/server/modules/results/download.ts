@@ -5,7 +5,7 @@ import { workflowExecutions } from '#server/db/schema.js';
 import { AppError, notFound } from '#server/lib/errors.js';
 import { isStorageKey, resultStorageFor } from '#server/providers/storage/index.js';
 import type { AppDeps } from '#server/types.js';
-import { contentTypeOf } from './file-check.js';
+import { cleanFilename, contentTypeOf } from './file-check.js';
 
 type Reader = Pick<TSessionUser, 'id' | 'isAdmin'>;
 
@@ -27,9 +27,11 @@ interface LocatedFile {
 
 /**
  * RFC 6266 / 5987: an ASCII fallback (quotes, backslashes, control and non-ASCII characters replaced) and
- * the exact name percent-encoded in filename*, so no name can end the header or add another.
+ * the exact name percent-encoded in filename*, so no name can end the header or add another. The name is
+ * cleaned again on the way out, so a name stored before the sanitiser knew a character is served without it.
  */
-export function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
+export function contentDisposition(kind: 'inline' | 'attachment', stored: string): string {
+  const filename = cleanFilename(stored) || 'download';
   const fallback = filename.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
   const encoded = encodeURIComponent(filename).replace(
     /['()*]/g,
@@ -38,7 +40,7 @@ export function contentDisposition(kind: 'inline' | 'attachment', filename: stri
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-export type RangeAnswer =
+type RangeAnswer =
   { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 /**
@@ -46,7 +48,7 @@ export type RangeAnswer =
  * (another unit, several ranges, a malformed one) is ignored and the whole file goes out, as the RFC allows;
  * a well-formed range that starts past the end is unsatisfiable (416).
  */
-export function parseRange(header: string | undefined, size: number): RangeAnswer {
+function parseRange(header: string | undefined, size: number): RangeAnswer {
   const match = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!match) return { kind: 'full' };
   const [, first = '', last = ''] = match;

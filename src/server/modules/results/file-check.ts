@@ -1,6 +1,6 @@
 import { RESULT_FILE_EXTENSIONS } from '#shared/contract/results.js';
 import { badRequest } from '#server/lib/errors.js';
-import { listZipEntries } from './zip-inspect.js';
+import { inflatesWithin, listZipEntries } from './zip-inspect.js';
 
 export type ResultExtension = (typeof RESULT_FILE_EXTENSIONS)[number];
 
@@ -22,7 +22,18 @@ const CONTENT_TYPES: Record<ResultExtension, string> = {
 };
 
 const XLSX_MAX_ENTRIES = 2000;
-const XLSX_MAX_UNCOMPRESSED = 200 * 1024 * 1024;
+/**
+ * What an xlsx may inflate to, in all: 100 times its own size (real workbooks stay far below that; a zip
+ * bomb is far above it), never less than 1 MiB (a tiny workbook's XML is mostly fixed text) and never more
+ * than 100 MiB.
+ */
+const XLSX_MAX_RATIO = 100;
+const XLSX_MIN_INFLATED = 1024 * 1024;
+const XLSX_MAX_INFLATED = 100 * 1024 * 1024;
+
+export function xlsxInflateCap(fileBytes: number): number {
+  return Math.min(XLSX_MAX_INFLATED, Math.max(XLSX_MIN_INFLATED, fileBytes * XLSX_MAX_RATIO));
+}
 /** Beginnings of executables and scripts a text file must not have. */
 const EXECUTABLE_PREFIXES = [Buffer.from('MZ'), Buffer.from('\x7fELF', 'latin1'), Buffer.from('#!')];
 
@@ -39,18 +50,18 @@ function utf8Text(bytes: Buffer): string | null {
   }
 }
 
-function xlsxLooksRight(bytes: Buffer): boolean {
+async function xlsxLooksRight(bytes: Buffer): Promise<boolean> {
   if (!startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return false;
-  const entries = listZipEntries(bytes, XLSX_MAX_ENTRIES);
-  if (!entries) return false;
-  const total = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
-  if (total > XLSX_MAX_UNCOMPRESSED) return false;
+  const listing = listZipEntries(bytes, XLSX_MAX_ENTRIES);
+  if (!listing) return false;
+  const { entries } = listing;
   const names = new Set(entries.map((e) => e.name));
-  return names.has('[Content_Types].xml') && entries.some((e) => e.name.startsWith('xl/'));
+  if (!names.has('[Content_Types].xml') || !entries.some((e) => e.name.startsWith('xl/'))) return false;
+  return inflatesWithin(bytes, listing, xlsxInflateCap(bytes.length));
 }
 
 /** Whether the bytes really are what the extension says. */
-function contentMatches(extension: ResultExtension, bytes: Buffer): boolean {
+async function contentMatches(extension: ResultExtension, bytes: Buffer): Promise<boolean> {
   switch (extension) {
     case 'pdf':
       return startsWith(bytes, Buffer.from('%PDF-'));
@@ -84,8 +95,11 @@ export function allowedExtension(filename: string): ResultExtension | null {
   return (RESULT_FILE_EXTENSIONS as readonly string[]).includes(ext ?? '') ? (ext as ResultExtension) : null;
 }
 
-/** Checks a result file by its extension (allowlist) and by its bytes; throws a 400 otherwise. */
-export function checkResultFile(filename: string, bytes: Buffer): CheckedFile {
+/**
+ * Checks a result or answer file by its extension (allowlist) and by its bytes; throws a 400 otherwise. An
+ * xlsx is inflated to be checked, so this is asynchronous.
+ */
+export async function checkResultFile(filename: string, bytes: Buffer): Promise<CheckedFile> {
   const extension = allowedExtension(filename);
   if (!extension) {
     throw badRequest({
@@ -94,7 +108,7 @@ export function checkResultFile(filename: string, bytes: Buffer): CheckedFile {
     });
   }
   if (bytes.length === 0) throw badRequest('fileEmpty');
-  if (!contentMatches(extension, bytes)) {
+  if (!(await contentMatches(extension, bytes))) {
     throw badRequest({ key: 'fileContentInvalid', params: { extension } });
   }
   return {
@@ -109,16 +123,33 @@ export function contentTypeOf(extension: string): string {
 }
 
 /**
- * A filename safe to show and to put in a header: the last path segment, without control characters,
- * at most 200 characters. The stored file never uses it.
+ * Characters that change how a name reads without being seen: the bidirectional controls (an override
+ * turns `invoice\u202Efdp.txt` into what looks like "invoicetxt.pdf") and the zero-width ones.
+ */
+const INVISIBLE_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff]/g;
+
+/**
+ * The one filename sanitiser, for names stored and names served: the last path segment, without control,
+ * bidirectional-control or zero-width characters, trimmed, without leading dots. May answer ''.
+ */
+export function cleanFilename(raw: string | null | undefined): string {
+  const last = (raw ?? '').split(/[/\\]/).pop() ?? '';
+  return (
+    last
+      // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+      .replace(INVISIBLE_CONTROLS, '')
+      .trim()
+      .replace(/^\.+/, '')
+  );
+}
+
+/**
+ * A filename safe to show and to put in a header (cleanFilename), at most 200 characters. The stored file
+ * never uses it.
  */
 export function displayFilename(raw: string | null | undefined, extension: string): string {
-  const last = (raw ?? '').split(/[/\\]/).pop() ?? '';
-  const clean = last
-    // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
-    .trim()
-    .replace(/^\.+/, '');
+  const clean = cleanFilename(raw);
   const name = clean.length > 0 ? clean : `result.${extension}`;
   if (name.length <= 200) return name;
   return `${name.slice(0, 190)}.${extension}`;

@@ -4,9 +4,9 @@ import { AppError, badRequest } from '#server/lib/errors.js';
  * Limits of a result's `output_data`, the JSON a workflow service reports beside (or instead of) a file. It is
  * stored on the run and sent in every history answer, so it must stay small; files travel as files.
  */
-export const MAX_OUTPUT_DATA_BYTES = 64 * 1024;
+const MAX_OUTPUT_DATA_BYTES = 64 * 1024;
 /** `{}` is one level, `{"a":{}}` two; a string or number is none. */
-export const MAX_OUTPUT_DATA_DEPTH = 20;
+const MAX_OUTPUT_DATA_DEPTH = 20;
 
 const tooDeep = () =>
   badRequest(

@@ -92,9 +92,13 @@ describe('result authentication and idempotence', () => {
       output_data: { message: 'El servicio externo no respondió' },
     });
     expect(res.status).toBe(200);
+    // The workflow's own words reach its customer after the plain explanation, in the run's language.
     expect((await run.completion).json()).toMatchObject({
       status: 'failed',
-      errorMessage: 'El servicio externo no respondió',
+      errorCode: 'workflow_failed',
+      workflowMessage: 'El servicio externo no respondió',
+      errorMessage:
+        'El workflow no pudo completar tu solicitud. El workflow indicó: El servicio externo no respondió',
     });
     expect(await ledgerRowsOfRun(w, run.runId, 'refund')).toHaveLength(1);
     expect(await balanceOf(w, run.user.id)).toBe(5);
@@ -218,9 +222,12 @@ describe('output_data limits: 64 KB and 20 levels', () => {
       const res = await user.client.post(`/api/executions/${runId}/complete`, ANSWERS);
       expect(res.statusCode).toBe(200);
       const run = res.json() as { status: string; errorMessage: string; outputData: unknown };
-      expect(run).toMatchObject({ status: 'failed', outputData: null });
-      expect(run.errorMessage).toMatch(/^The workflow's result was refused: /);
-      expect(run.errorMessage).toMatch(why);
+      // The customer reads the plain explanation; the rule that was broken is the admins' detail.
+      expect(run).toMatchObject({ status: 'failed', outputData: null, errorCode: 'result_refused' });
+      expect(run.errorMessage).toMatch(/^El workflow envió un resultado que no se pudo aceptar/);
+      const detail = (await runRow(w, runId)).errorMessage;
+      expect(detail).toMatch(/^The workflow's result was refused: /);
+      expect(detail).toMatch(why);
       expect(await ledgerRowsOfRun(w, runId, 'refund')).toHaveLength(1);
     }
     expect(await balanceOf(w, user.id)).toBe(5);

@@ -147,6 +147,8 @@ describe.each(STORES)('result files on the %s store', (store) => {
         expect(res.json(), range).toEqual({
           code: 'RANGE_NOT_SATISFIABLE',
           error: `El rango de bytes pedido está fuera del archivo (${CSV.length} bytes)`,
+          key: 'default',
+          params: { size: CSV.length },
         });
       }
       // Several ranges, another unit, a backwards range: the whole file, as HTTP allows.
@@ -363,8 +365,7 @@ describe('a bucket that cannot be reached', () => {
       const res = await user.client.get(`/result/${runId}`);
       expect(res.statusCode).toBe(500);
       expect(res.body).not.toContain(secret);
-      // The access log is written in batches a few milliseconds apart.
-      await new Promise((r) => setTimeout(r, 100));
+      t.app.flushAccessLog();
       expect(lines.join('\n')).toContain('unhandled error');
       expect(lines.join('\n')).not.toContain(secret);
     } finally {

@@ -108,7 +108,7 @@ export interface SettingChange {
   value: unknown;
 }
 
-export function isConfigKey(key: string): key is ConfigKey {
+function isConfigKey(key: string): key is ConfigKey {
   return Object.hasOwn(CONFIG_ENTRIES, key);
 }
 

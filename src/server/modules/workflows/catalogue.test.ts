@@ -42,6 +42,9 @@ describe('GET /api/workflows/public', () => {
       creditsPerExecution: 1,
       rating: { average: null, count: 0 },
       runCount: 0,
+      // Not paused, and no public health under 20 finished runs in 30 days (decisions 145, 146).
+      paused: false,
+      health: null,
     });
     const user = await signUpUser(t);
     expect(names(await user.client.get('/api/workflows/public'))).toEqual(['Open']);
@@ -106,6 +109,8 @@ describe('GET /api/workflows/public/{id}', () => {
       creditsPerExecution: 3,
       welcomeMessage: null,
       surveyQuestions: [{ id: 'q1', type: 'select', options: ['Rojo', 'Azul'] }],
+      // No language model is configured in tests: a chat would be answered by the labelled demo assistant.
+      demoAssistant: true,
     });
     const hidden = await add('Private detail', { isPublic: false });
     const off = await add('Inactive detail', { isActive: false });

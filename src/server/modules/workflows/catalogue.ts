@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { ratingSummary, type TRatingSummary } from '#shared/contract/reviews.js';
 import type { TPublicWorkflow, TPublicWorkflowDetail } from '#shared/contract/workflows.js';
 import type { Database, Db } from '#server/db/client.js';
@@ -12,12 +12,13 @@ import {
   type Encoding,
 } from '#server/lib/content-encoding.js';
 import { notFound } from '#server/lib/errors.js';
+import { monthlyHealthOf, publicHealth } from '../operations/service.js';
 
 /** Who is looking: visitors and users see public workflows; admins also the private ones (active only). */
 export type Audience = 'public' | 'admin';
 
 /** One coding of the list: its bytes and the headers of a 200 and a 304, built once per snapshot. */
-export interface CatalogueVariant {
+interface CatalogueVariant {
   body: Buffer;
   /** Strong ETag of exactly these bytes (each coding has its own). */
   etag: string;
@@ -63,14 +64,17 @@ const caches = new WeakMap<Database, DbCache>();
  * read only after a change. Writers of user_workflows bump updated_at (a toggle, an edit);
  * the counts catch inserts and deletes. The run counts only grow (the tally pass adds to them), so their sum
  * moves with any of them; every review write bumps its workflow's rating version, so their sum moves too
- * (migration 0012 notifies on both).
+ * (migration 0012 notifies on both). Each fold of the health tallies numbers the rows it changed, so the latest
+ * number moves with the public health (migration 0027 notifies on it; pausing moves updated_at).
  */
 async function catalogueVersion(db: Db): Promise<string> {
   const [row] = await queryRows<{ v: string }>(
     db,
-    sql`select concat_ws(':', count(*), count(*) filter (where is_active),
-          count(*) filter (where is_active and is_public), max(updated_at)::text, sum(execution_count),
-          (select coalesce(sum(${workflowRatings.version}), 0) from ${workflowRatings})) as v
+    sql`select concat_ws(':', count(*), count(*) filter (where is_active and archived_at is null),
+          count(*) filter (where is_active and is_public and archived_at is null), max(updated_at)::text,
+          sum(execution_count),
+          (select coalesce(sum(${workflowRatings.version}), 0) from ${workflowRatings}),
+          (select coalesce(max(folded), 0) from workflow_health_days)) as v
         from user_workflows`,
   );
   return row?.v ?? '';
@@ -123,10 +127,15 @@ function currentVersion(cache: DbCache, db: Db): Promise<string> {
   return cache.versionCheck;
 }
 
+/** Archived workflows are in no catalogue (decision 149); inactive ones neither. */
 export const visibleTo = (audience: Audience) =>
   audience === 'admin'
-    ? eq(userWorkflows.isActive, true)
-    : and(eq(userWorkflows.isActive, true), eq(userWorkflows.isPublic, true));
+    ? and(eq(userWorkflows.isActive, true), isNull(userWorkflows.archivedAt))
+    : and(
+        eq(userWorkflows.isActive, true),
+        isNull(userWorkflows.archivedAt),
+        eq(userWorkflows.isPublic, true),
+      );
 
 /** What a catalogue card shows; the execute screen's detail adds to it. */
 export const CARD_FIELDS = {
@@ -143,6 +152,7 @@ const CARD_EXTRAS = {
   reviewCount: workflowRatings.reviewCount,
   ratingSum: workflowRatings.ratingSum,
   runCount: userWorkflows.executionCount,
+  pausedAt: userWorkflows.pausedAt,
 };
 
 function withExtras<T extends { reviewCount: number | null; ratingSum: number | null }>({
@@ -160,7 +170,20 @@ async function loadList(db: Db, audience: Audience): Promise<TPublicWorkflow[]> 
     .leftJoin(workflowRatings, eq(workflowRatings.workflowId, userWorkflows.id))
     .where(visibleTo(audience))
     .orderBy(desc(userWorkflows.createdAt), desc(userWorkflows.id));
-  return rows.map(withExtras);
+  const health = await monthlyHealthOf(
+    db,
+    rows.map((r) => r.id),
+    new Date(),
+  );
+  return rows.map((row) => withHealth(withExtras(row), health.get(row.id)));
+}
+
+/** A card's pause flag and public health (operations, decision 145), in place of the raw columns. */
+function withHealth<T extends { pausedAt: Date | null }>(
+  { pausedAt, ...rest }: T,
+  health: Parameters<typeof publicHealth>[0],
+): Omit<T, 'pausedAt'> & { paused: boolean; health: ReturnType<typeof publicHealth> } {
+  return { ...rest, paused: pausedAt !== null, health: publicHealth(health) };
 }
 
 /**
@@ -218,7 +241,7 @@ export async function catalogueSnapshot(database: Database, audience: Audience):
 }
 
 /** Whether an If-None-Match header names this ETag (or is `*`). */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch
     .split(',')
@@ -249,12 +272,15 @@ export function catalogueAnswer(
     : { status: 200, headers: chosen.ok, body: chosen.body };
 }
 
-/** What the execute screen needs; inactive, unknown and (for non-admins) private workflows are not found. */
+/**
+ * What the execute screen needs; inactive, archived, unknown and (for non-admins) private workflows are not
+ * found. `test` is an admin's test run (decision 147), which runs any workflow that exists.
+ */
 export async function publicWorkflowDetail(
   db: Db,
   id: string,
-  audience: Audience,
-): Promise<TPublicWorkflowDetail> {
+  audience: Audience | 'test',
+): Promise<Omit<TPublicWorkflowDetail, 'demoAssistant'>> {
   const [row] = await db
     .select({
       ...CARD_FIELDS,
@@ -264,9 +290,10 @@ export async function publicWorkflowDetail(
     })
     .from(userWorkflows)
     .leftJoin(workflowRatings, eq(workflowRatings.workflowId, userWorkflows.id))
-    .where(and(eq(userWorkflows.id, id), visibleTo(audience)));
+    .where(and(eq(userWorkflows.id, id), audience === 'test' ? undefined : visibleTo(audience)));
   if (!row) throw notFound('workflow');
-  return withExtras(row);
+  const health = await monthlyHealthOf(db, [row.id], new Date());
+  return withHealth(withExtras(row), health.get(row.id));
 }
 
 /**

@@ -4,6 +4,7 @@ import type { TWorkflowInputParsed } from '#shared/contract/workflows.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { userWorkflows, workflowExecutions } from '#server/db/schema.js';
 import { newWebhookSecret } from './secrets.js';
+import { recordFirstVersion } from './versions.js';
 
 export type WorkflowRow = typeof userWorkflows.$inferSelect;
 
@@ -26,18 +27,26 @@ function formColumns(input: TWorkflowInputParsed) {
   };
 }
 
-/** Creates a workflow with its own signing secret. Audit rows are the caller's (admin) business. */
-export async function createWorkflow(db: DbOrTx, input: TWorkflowInputParsed): Promise<WorkflowRow> {
+/**
+ * Creates a workflow with its own signing secret and its first version (by `authorId`, when an admin made it).
+ * Audit rows are the caller's (admin) business.
+ */
+export async function createWorkflow(
+  db: DbOrTx,
+  input: TWorkflowInputParsed,
+  authorId: string | null = null,
+): Promise<WorkflowRow> {
   const [row] = await db
     .insert(userWorkflows)
     .values({ ...formColumns(input), secretToken: newWebhookSecret() })
     .returning();
   if (!row) throw new Error('workflow insert returned nothing');
+  await recordFirstVersion(db, row, authorId);
   return row;
 }
 
 /** How long a rotated-out secret keeps signing, so a workflow service can switch without losing calls. */
-export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Every change of a workflow goes through here: `updatedAt` is always moved to the database's now(), as the
@@ -88,6 +97,18 @@ export async function rotateWorkflowSecret(db: DbOrTx, id: string, now: Date): P
     previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
     secretToken: newWebhookSecret(),
   });
+}
+
+/**
+ * Archives a workflow (`archivedAt` set) or brings it back (null): an archived one leaves the catalogue and
+ * cannot be started, and keeps its runs, results and reviews (decision 149).
+ */
+export async function setWorkflowArchived(
+  db: DbOrTx,
+  id: string,
+  archivedAt: Date | null,
+): Promise<WorkflowRow | null> {
+  return changeWorkflow(db, id, { archivedAt });
 }
 
 /** Activates or deactivates a workflow; an inactive one leaves the catalogue and cannot be started. */

@@ -5,6 +5,7 @@ import type { TPublicWorkflow } from '#shared/contract/workflows.js';
 import { adminAuditLogs, workflowExecutions, workflowRatings, workflowReviews } from '#server/db/schema.js';
 import { signUpUser, TestClient } from '#server/test/client.js';
 import { useAdminApp } from '#server/test/test-data.js';
+import { chargeRun } from '../credits/service.js';
 import { tallyRuns } from '../executions/service.js';
 import { addCatalogueWorkflow } from './testing/fixtures.js';
 
@@ -26,6 +27,8 @@ async function runOf(
   const res = await client.post('/api/executions/start', { workflowId });
   if (res.statusCode !== 201) throw new Error(`start: ${res.statusCode} ${res.body}`);
   const { executionId } = res.json() as { executionId: string };
+  // Paid for as its answers would pay for it (the run counter counts paid runs), then ended.
+  await t.database.db.transaction((tx) => chargeRun(tx, t.deps.metrics, executionId));
   await t.database.db
     .update(workflowExecutions)
     .set({ status, outputType: 'text', outputData: 'done' })
@@ -76,6 +79,7 @@ describe('reviewing a workflow', () => {
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({
         code: 'FORBIDDEN',
+        key: 'reviewNeedsCompletedRun',
         error: 'Only people who completed a run of this workflow can review it',
       });
     }
@@ -123,14 +127,33 @@ describe('reviewing a workflow', () => {
     expect(edited.rating).toEqual({ average: 3.5, count: 2 });
     expect((await card(wf.id))?.rating).toEqual({ average: 3.5, count: 2 });
 
-    const list = await reviewsOf(luis.client, wf.id);
+    const reader = await signUpUser(t);
+    const list = await reviewsOf(reader.client, wf.id);
     expect(list.total).toBe(2);
     // Newest first: Luis wrote after Ana; an edit does not move Ana's review up.
     expect(list.reviews.map((r) => [r.authorName, r.rating, r.comment])).toEqual([
       ['Luis', 5, null],
       ['Ana G.', 2, 'Changed my mind'],
     ]);
-    expect(list.mine).toMatchObject({ rating: 5, comment: null, hidden: false });
+    expect(list.mine).toBeNull();
+  });
+
+  it("answers the reader's own review once, as theirs, and not again in the list", async () => {
+    const wf = await addWorkflow('Listed once');
+    const ana = await reviewer(wf.id);
+    const luis = await reviewer(wf.id, 'Luis');
+    await ana.client.put(`/api/workflows/${wf.id}/reviews/mine`, { rating: 2, comment: 'Mine' });
+    await luis.client.put(`/api/workflows/${wf.id}/reviews/mine`, { rating: 5 });
+
+    const forLuis = await reviewsOf(luis.client, wf.id);
+    expect(forLuis.mine).toMatchObject({ rating: 5, comment: null });
+    expect(forLuis.reviews.map((r) => r.authorName)).toEqual(['Ana G.']);
+    expect(forLuis.total).toBe(1);
+    const forAna = await reviewsOf(ana.client, wf.id);
+    expect(forAna.mine).toMatchObject({ rating: 2, comment: 'Mine' });
+    expect(forAna.reviews.map((r) => r.authorName)).toEqual(['Luis']);
+    // The rating still counts every visible review, the reader's too.
+    expect(forAna.rating).toEqual({ average: 3.5, count: 2 });
   });
 
   it('refuses bad input with a clear error and changes nothing', async () => {
@@ -175,9 +198,10 @@ describe('reviewing a workflow', () => {
       t.clock.advance(1000);
       people.push(p);
     }
-    const first = await reviewsOf(people[0]!.client, wf.id, '?limit=2');
-    const second = await reviewsOf(people[0]!.client, wf.id, '?limit=2&offset=2');
-    const third = await reviewsOf(people[0]!.client, wf.id, '?limit=2&offset=4');
+    const reader = (await signUpUser(t)).client;
+    const first = await reviewsOf(reader, wf.id, '?limit=2');
+    const second = await reviewsOf(reader, wf.id, '?limit=2&offset=2');
+    const third = await reviewsOf(reader, wf.id, '?limit=2&offset=4');
     expect(first.total).toBe(5);
     expect([...first.reviews, ...second.reviews, ...third.reviews].map((r) => r.authorName)).toEqual([
       'Person4',
@@ -216,7 +240,8 @@ describe('reviewing a workflow', () => {
     const gone = await ana.client.post('/api/account/delete', { password: ana.password });
     expect(gone.statusCode).toBe(200);
     const list = await reviewsOf(luis.client, wf.id);
-    expect(list.reviews.map((r) => r.authorName)).toEqual(['Luis']);
+    expect(list.reviews).toEqual([]);
+    expect(list.mine).toMatchObject({ rating: 5 });
     expect(list.rating).toEqual({ average: 5, count: 1 });
     expect((await card(wf.id))?.rating).toEqual({ average: 5, count: 1 });
     const { stored, counted } = await storedAndCounted(wf.id);
@@ -249,9 +274,11 @@ describe('moderation', () => {
     expect(hid.json()).toMatchObject({ id: reviewId, hidden: true, author: { id: ana.id } });
 
     expect((await card(wf.id))?.rating).toEqual({ average: 5, count: 1 });
+    // Luis sees his own review apart and no longer Ana's in the list.
     const forLuis = await reviewsOf(luis.client, wf.id);
-    expect(forLuis.reviews.map((r) => r.authorName)).toEqual(['Luis']);
-    expect(forLuis.total).toBe(1);
+    expect(forLuis.reviews).toEqual([]);
+    expect(forLuis.total).toBe(0);
+    expect(forLuis.mine).toMatchObject({ rating: 5 });
     // The author is told, and editing does not undo the hiding.
     expect((await reviewsOf(ana.client, wf.id)).mine).toMatchObject({ hidden: true });
     const edit = (
@@ -279,6 +306,65 @@ describe('moderation', () => {
     expect(
       (await admin.patch(`/api/admin/reviews/${crypto.randomUUID()}`, { hidden: true })).statusCode,
     ).toBe(404);
+  });
+});
+
+describe('moderation that outlives the review', () => {
+  it('starts a deleted and re-written review hidden when the last one was hidden, until an admin shows it', async () => {
+    const wf = await addWorkflow('Held');
+    const ana = await reviewer(wf.id);
+    const luis = await reviewer(wf.id, 'Luis');
+    await ana.client.put(`/api/workflows/${wf.id}/reviews/mine`, { rating: 1, comment: 'spam spam' });
+    await luis.client.put(`/api/workflows/${wf.id}/reviews/mine`, { rating: 5 });
+    const first = (await reviewsOf(ana.client, wf.id)).mine!.id;
+    expect((await admin.patch(`/api/admin/reviews/${first}`, { hidden: true })).statusCode).toBe(200);
+
+    expect((await ana.client.delete(`/api/workflows/${wf.id}/reviews/mine`)).statusCode).toBe(200);
+    const again = await ana.client.put(`/api/workflows/${wf.id}/reviews/mine`, {
+      rating: 1,
+      comment: 'spam',
+    });
+    expect(again.statusCode).toBe(200);
+    const answer = again.json() as TMyReviewAnswer;
+    expect(answer.review).toMatchObject({ hidden: true, comment: 'spam' });
+    // Neither the rating nor the lists take it back.
+    expect(answer.rating).toEqual({ average: 5, count: 1 });
+    expect((await card(wf.id))?.rating).toEqual({ average: 5, count: 1 });
+    // A third reader's list holds Luis's review only (Luis's own list answers his as `mine`).
+    const reader = await signUpUser(t, { fullName: 'Marta' });
+    expect((await reviewsOf(reader.client, wf.id)).reviews.map((r) => r.authorName)).toEqual(['Luis']);
+    const forLuis = await reviewsOf(luis.client, wf.id);
+    expect(forLuis.reviews).toEqual([]);
+    expect(forLuis.mine).toMatchObject({ rating: 5 });
+    expect(await storedAndCounted(wf.id)).toEqual({
+      stored: { count: 1, sum: 5 },
+      counted: { count: 1, sum: 5 },
+    });
+
+    // An admin showing the new review lifts the hold: a later re-post starts visible.
+    const second = answer.review.id;
+    expect(second).not.toBe(first);
+    await admin.patch(`/api/admin/reviews/${second}`, { hidden: false });
+    await ana.client.delete(`/api/workflows/${wf.id}/reviews/mine`);
+    const third = await ana.client.put(`/api/workflows/${wf.id}/reviews/mine`, { rating: 3 });
+    expect((third.json() as TMyReviewAnswer).review.hidden).toBe(false);
+    expect((await card(wf.id))?.rating).toEqual({ average: 4, count: 2 });
+  });
+
+  it('holds nothing against another author or another workflow', async () => {
+    const wf = await addWorkflow('Held apart');
+    const other = await addWorkflow('Other');
+    const ana = await reviewer(wf.id);
+    await runOf(ana.client, other.id);
+    await ana.client.put(`/api/workflows/${wf.id}/reviews/mine`, { rating: 1 });
+    await admin.patch(`/api/admin/reviews/${(await reviewsOf(ana.client, wf.id)).mine!.id}`, {
+      hidden: true,
+    });
+    const elsewhere = await ana.client.put(`/api/workflows/${other.id}/reviews/mine`, { rating: 4 });
+    expect((elsewhere.json() as TMyReviewAnswer).review.hidden).toBe(false);
+    const luis = await reviewer(wf.id, 'Luis');
+    const his = await luis.client.put(`/api/workflows/${wf.id}/reviews/mine`, { rating: 4 });
+    expect((his.json() as TMyReviewAnswer).review.hidden).toBe(false);
   });
 });
 

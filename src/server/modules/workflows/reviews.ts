@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import {
   ratingSummary,
   type TAdminReview,
@@ -10,6 +10,7 @@ import {
 } from '#shared/contract/reviews.js';
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
 import {
+  reviewHolds,
   userProfiles,
   userWorkflows,
   workflowExecutions,
@@ -28,7 +29,7 @@ type ReviewRow = typeof workflowReviews.$inferSelect;
 const NEWEST_REVIEWS_FIRST = [desc(workflowReviews.createdAt), desc(workflowReviews.id)];
 
 /** "Ana García López" -> "Ana G.": enough to tell reviewers apart without publishing a full name. */
-export function shortName(fullName: string | null | undefined): string | null {
+function shortName(fullName: string | null | undefined): string | null {
   const words = (fullName ?? '').trim().split(/\s+/).filter(Boolean);
   const [first, second] = words;
   if (!first) return null;
@@ -115,7 +116,10 @@ async function recount(tx: Tx, workflowId: string): Promise<TRatingSummary> {
   return ratingSummary(row?.count ?? 0, row?.sum ?? 0);
 }
 
-/** One page of the visible reviews, newest first, with the reader's own (even hidden) and whether they may review. */
+/**
+ * One page of the others' visible reviews, newest first, with the reader's own apart (even hidden) and whether
+ * they may review.
+ */
 export async function listReviews(
   db: Db,
   workflowId: string,
@@ -123,7 +127,12 @@ export async function listReviews(
   page: { limit: number; offset: number },
 ): Promise<TReviewList> {
   await assertVisible(db, workflowId, reader.audience);
-  const visible = and(eq(workflowReviews.workflowId, workflowId), isNull(workflowReviews.hiddenAt));
+  // The reader's own review is answered once, as `mine`: the list holds the others'.
+  const visible = and(
+    eq(workflowReviews.workflowId, workflowId),
+    isNull(workflowReviews.hiddenAt),
+    ne(workflowReviews.userId, reader.id),
+  );
   const [{ rows, total }, mine, rating, canReview] = await Promise.all([
     readPage(
       db,
@@ -161,7 +170,8 @@ export async function listReviews(
 
 /**
  * Creates or replaces the person's review. Only someone who completed a run of the workflow may review it;
- * an edit keeps an admin's hiding (editing must not be a way around it).
+ * an edit keeps an admin's hiding, and a new review of someone whose review was hidden starts hidden (neither
+ * editing nor deleting and writing again is a way around it).
  */
 export async function putReview(
   db: Db,
@@ -175,6 +185,10 @@ export async function putReview(
     await assertVisible(tx, workflowId, author.audience);
     if (!(await completedARun(tx, author.id, workflowId))) throw forbidden('reviewNeedsCompletedRun');
     await lockRating(tx, workflowId);
+    const [hold] = await tx
+      .select()
+      .from(reviewHolds)
+      .where(and(eq(reviewHolds.workflowId, workflowId), eq(reviewHolds.userId, author.id)));
     const [review] = await tx
       .insert(workflowReviews)
       .values({
@@ -182,6 +196,8 @@ export async function putReview(
         userId: author.id,
         rating: input.rating,
         comment,
+        hiddenAt: hold?.hiddenAt ?? null,
+        hiddenBy: hold?.hiddenBy ?? null,
         createdAt: now,
         updatedAt: now,
       })
@@ -266,7 +282,8 @@ function toAdminReview(r: ReviewRow, author: { id: string; email: string } | nul
 }
 
 /**
- * Hides or shows a review again, in the caller's transaction (the admin module audits it in the same one).
+ * Hides or shows a review again, in the caller's transaction (the admin module audits it in the same one),
+ * and holds the hiding for its author on that workflow (review_holds) so that it outlives the review.
  * Answers what changed, or null when the review already was in that state.
  */
 export async function setReviewHidden(
@@ -296,6 +313,19 @@ export async function setReviewHidden(
     // Deleted by its author meanwhile, or already in the asked state.
     if (!(await anyRow(tx, workflowReviews, eq(workflowReviews.id, reviewId)))) throw notFound('review');
     return null;
+  }
+  if (hidden) {
+    await tx
+      .insert(reviewHolds)
+      .values({ workflowId: review.workflowId, userId: review.userId, hiddenAt: now, hiddenBy: adminId })
+      .onConflictDoUpdate({
+        target: [reviewHolds.workflowId, reviewHolds.userId],
+        set: { hiddenAt: now, hiddenBy: adminId },
+      });
+  } else {
+    await tx
+      .delete(reviewHolds)
+      .where(and(eq(reviewHolds.workflowId, review.workflowId), eq(reviewHolds.userId, review.userId)));
   }
   return { review, rating: await recount(tx, found.workflowId) };
 }

@@ -86,7 +86,10 @@ export async function workflowRoutes(app: App, deps: AppDeps): Promise<void> {
         response: { 200: ZPublicWorkflowDetail, ...errorAnswers(400, 404) },
       },
     },
-    async (request) => publicWorkflowDetail(deps.db, request.params.id, await audienceOf(request)),
+    async (request) => ({
+      ...(await publicWorkflowDetail(deps.db, request.params.id, await audienceOf(request))),
+      demoAssistant: deps.config.llm === undefined,
+    }),
   );
 
   app.get(

@@ -4,11 +4,13 @@ export {
   deleteWorkflow,
   rotateWorkflowSecret,
   setWorkflowActive,
+  setWorkflowArchived,
   updateWorkflow,
   type WorkflowRow,
 } from './manage.js';
-export { headerTokenFor } from './secrets.js';
-export { CARD_FIELDS, visibleTo, watchCatalogue } from './catalogue.js';
+export { getVersion, listVersions, recordVersionIfChanged } from './versions.js';
+export { headerTokenFor, newWebhookSecret } from './secrets.js';
+export { CARD_FIELDS, publicWorkflowDetail, visibleTo, watchCatalogue } from './catalogue.js';
 export {
   deleteReviewsOf,
   listReviewsForAdmin,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAiCompatibleProvider } from './openai-compatible.js';
-import { startTestLlmServer, type TestLlmServer } from './test-llm-server.js';
+import { startTestLlmServer, type TestLlmServer } from './testing/test-llm-server.js';
 import { LlmError } from './types.js';
 
 let llm: TestLlmServer;

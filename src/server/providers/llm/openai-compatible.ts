@@ -11,7 +11,7 @@ export interface OpenAiCompatibleOptions {
   timeoutMs?: number;
 }
 
-export const DEFAULT_LLM_TIMEOUT_MS = 60_000;
+const DEFAULT_LLM_TIMEOUT_MS = 60_000;
 
 interface ChatCompletionAnswer {
   choices?: Array<{ message?: { content?: unknown } }>;

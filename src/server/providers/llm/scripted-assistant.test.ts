@@ -43,12 +43,13 @@ describe('scripted assistant', () => {
     const assistant = createScriptedAssistant({ aiPrompt: PROMPT }, 'en');
     const replies = await converse(assistant, ['Hello', 'A wedding', '80', 'About 5000 euros']);
     expect(replies.slice(0, 3).map((r) => splitCompletionMarker(r).done)).toEqual([false, false, false]);
-    expect(replies[0]).toBe('(Demo assistant) Got it. What kind of event is it?');
+    expect(replies[0]).toBe('Got it. What kind of event is it?');
     expect(replies[2]).toContain('What is the budget?');
     const last = splitCompletionMarker(replies[3] ?? '');
     expect(last.done).toBe(true);
     expect(replies[3]).toContain('[CONVERSATION_COMPLETE]');
-    expect(last.text).toContain('(Demo assistant)');
+    // No label in the text: the chat screen shows it beside the reply, and the workflow never receives it.
+    expect(replies.join('\n')).not.toMatch(/demo/i);
     expect(last.text).toContain('2. A wedding');
     expect(last.text).toContain('4. About 5000 euros');
   });
@@ -58,7 +59,8 @@ describe('scripted assistant', () => {
     const first = await converse(createScriptedAssistant({ aiPrompt: PROMPT }, 'es'), answers);
     const second = await converse(createScriptedAssistant({ aiPrompt: PROMPT }, 'es'), answers);
     expect(first).toEqual(second);
-    expect(first[0]).toBe('(Asistente de demostración) Entendido. ¿Qué tipo de evento es?');
+    expect(first[0]).toBe('Entendido. ¿Qué tipo de evento es?');
+    expect(first.join('\n')).not.toMatch(/demostración/i);
     expect(first[3]).toContain('[CONVERSACIÓN_COMPLETADA]');
     expect(splitCompletionMarker(first[3] ?? '').done).toBe(true);
   });

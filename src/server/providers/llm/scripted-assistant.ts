@@ -5,12 +5,10 @@ import { LlmError, type LlmCompletionRequest, type LlmProvider } from './types.j
  * The built-in assistant used when no LLM is configured, so a fresh install can run chat workflows.
  * It is deterministic: it asks two or three questions taken from the workflow's AI prompt (sentences that
  * end in "?", in the user's language; generic ones fill the gaps), then sums the answers up and ends with
- * the completion marker. Every reply says it is the demo assistant, so nobody mistakes it for an LLM.
+ * the completion marker. The chat screen labels its replies as the demo assistant's (the workflow's
+ * `demoAssistant`), so nobody mistakes it for an LLM; the label is not part of the replies, so the
+ * conversation the workflow receives holds only what was said.
  */
-export const SCRIPTED_LABEL: Record<TLanguage, string> = {
-  en: '(Demo assistant)',
-  es: '(Asistente de demostración)',
-};
 
 const MARKER: Record<TLanguage, string> = {
   en: '[CONVERSATION_COMPLETE]',
@@ -43,8 +41,8 @@ const TEXT: Record<TLanguage, { ack: string; summary: string; sending: string }>
   },
 };
 
-export const MIN_SCRIPTED_QUESTIONS = 2;
-export const MAX_SCRIPTED_QUESTIONS = 3;
+const MIN_SCRIPTED_QUESTIONS = 2;
+const MAX_SCRIPTED_QUESTIONS = 3;
 
 /** Questions of the AI prompt in the given language: Spanish ones open with "¿", English ones do not. */
 export function questionsFromPrompt(aiPrompt: string | null | undefined, language: TLanguage): string[] {
@@ -72,7 +70,7 @@ export function scriptedQuestions(aiPrompt: string | null | undefined, language:
 }
 
 /** Milliseconds between the words of a streamed reply by default: about the pace of a quick model. */
-export const SCRIPTED_WORD_MS = 40;
+const SCRIPTED_WORD_MS = 40;
 
 export function createScriptedAssistant(
   workflow: { aiPrompt: string | null },
@@ -80,18 +78,17 @@ export function createScriptedAssistant(
   options: { wordMs?: number } = {},
 ): LlmProvider {
   const questions = scriptedQuestions(workflow.aiPrompt, language);
-  const label = SCRIPTED_LABEL[language];
   const text = TEXT[language];
   const wordMs = options.wordMs ?? SCRIPTED_WORD_MS;
   // The welcome message (shown by the client, not sent) asks for the first answer; then one question
   // follows each user message until all are asked.
   const reply = ({ messages, final }: LlmCompletionRequest): string => {
     const answers = messages.filter((m) => m.role === 'user').map((m) => m.content.trim());
-    if (answers.length === 0) return `${label} ${questions[0] ?? ''}`.trim();
+    if (answers.length === 0) return questions[0] ?? '';
     const next = final ? undefined : questions[answers.length - 1];
-    if (next !== undefined) return `${label} ${text.ack} ${next}`;
+    if (next !== undefined) return `${text.ack} ${next}`;
     const lines = answers.map((answer, i) => `${i + 1}. ${answer.replace(/\s+/g, ' ').slice(0, 300)}`);
-    return `${label} ${text.summary}\n${lines.join('\n')}\n\n${text.sending} ${MARKER[language]}`;
+    return `${text.summary}\n${lines.join('\n')}\n\n${text.sending} ${MARKER[language]}`;
   };
   return {
     async complete(request: LlmCompletionRequest): Promise<string> {

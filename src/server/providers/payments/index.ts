@@ -3,8 +3,8 @@ import { demoPaymentProvider } from './demo.js';
 import { createStripeProvider, type StripePaymentProvider } from './stripe.js';
 import type { PaymentProvider } from './types.js';
 
-export type { CheckoutInput, CheckoutResult, PaymentProvider } from './types.js';
-export type { CheckoutMetadata, StripePaymentProvider } from './stripe.js';
+export type { PaymentProvider } from './types.js';
+export type { StripePaymentProvider } from './stripe.js';
 
 const cache = new WeakMap<Config, PaymentProvider>();
 

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { TPlan } from '#shared/contract/plans.js';
+import { planBonusCredits, type TPlan } from '#shared/contract/plans.js';
 import { AppError } from '#server/lib/errors.js';
 import type { CheckoutInput, PaymentProvider } from './types.js';
 
@@ -13,7 +13,7 @@ export interface StripeSettings {
 }
 
 /** Metadata every checkout carries, so the webhook knows whom to credit for what. */
-export interface CheckoutMetadata {
+interface CheckoutMetadata {
   userId: string;
   planId: string;
   planType: TPlan['type'];
@@ -36,6 +36,19 @@ function clientOptions(apiUrl: string | undefined): Stripe.StripeConfig {
     port: url.port || (protocol === 'http' ? 80 : 443),
     protocol,
   };
+}
+
+/** What Stripe's checkout page says is being bought: the card's own credits, bonus included. */
+function checkoutProductName(plan: TPlan): string {
+  const bonus = planBonusCredits(plan);
+  switch (plan.type) {
+    case 'monthly':
+      return `Flujo ${plan.name} monthly plan: ${plan.credits} credits a month`;
+    case 'offer':
+      return `Flujo ${plan.name} offer: ${plan.credits} credits${bonus > 0 ? ` + ${bonus} bonus` : ''}`;
+    case 'unique':
+      return `Flujo ${plan.name} pack: ${plan.credits} credits`;
+  }
 }
 
 export function createStripeProvider(settings: StripeSettings): StripePaymentProvider {
@@ -65,11 +78,7 @@ export function createStripeProvider(settings: StripeSettings): StripePaymentPro
                 price_data: {
                   currency: 'usd',
                   unit_amount: Math.round(plan.priceUsd * 100),
-                  product_data: {
-                    name: monthly
-                      ? `Flujo ${plan.name} monthly plan: ${plan.credits} credits a month`
-                      : `Flujo ${plan.name} pack: ${plan.credits} credits`,
-                  },
+                  product_data: { name: checkoutProductName(plan) },
                   ...(monthly ? { recurring: { interval: 'month' as const } } : {}),
                 },
               },

@@ -13,7 +13,7 @@ export interface CheckoutInput {
  * now (demo mode); `redirect` sends the buyer to the provider, and the credits come later with its
  * signed confirmation.
  */
-export type CheckoutResult = { kind: 'grant' } | { kind: 'redirect'; url: string };
+type CheckoutResult = { kind: 'grant' } | { kind: 'redirect'; url: string };
 
 export interface PaymentProvider {
   readonly kind: 'demo' | 'stripe';

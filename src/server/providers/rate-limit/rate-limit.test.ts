@@ -4,8 +4,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimitStoreConfig } from '#server/config.js';
 import { keysUnder, TEST_REDIS_URL, useTestRedis, withRedis } from '#server/test/redis.js';
-import { createRateLimiter, secondsUntilReset, type RateLimiter } from './index.js';
+import { openRateLimits, secondsUntilReset, type RateLimiter, type RateLimits } from './index.js';
 import { memoryCounters } from './memory.js';
+import type { Counted, NoRoom } from './types.js';
 
 /** A logger whose lines the test reads. */
 function capturedLog() {
@@ -20,13 +21,15 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 const RULE = { limit: 3, windowMs: 60_000 };
 
 /** What every store must do the same way: the limiter's rules, on the app's clock. */
-function behavesAsALimiter(open: () => Promise<RateLimiter>) {
+function behavesAsALimiter(open: () => Promise<RateLimits>) {
+  let limits: RateLimits;
   let limiter: RateLimiter;
   beforeAll(async () => {
-    limiter = await open();
+    limits = await open();
+    limiter = limits.limiter('t');
   });
   afterAll(async () => {
-    await limiter?.close();
+    await limits?.close();
   });
 
   it('lets `limit` hits through in a window that starts at the first, then refuses until it ends', async () => {
@@ -79,6 +82,12 @@ function behavesAsALimiter(open: () => Promise<RateLimiter>) {
     expect((await limiter.hit('k:zero', RULE, T0)).count).toBe(1);
   });
 
+  it('counts the same key apart under another limiter name', async () => {
+    for (let i = 0; i < 3; i += 1) await limiter.hit('k:named', RULE, T0);
+    expect((await limiter.hit('k:named', RULE, T0)).allowed).toBe(false);
+    expect(await limits.limiter('other').hit('k:named', RULE, T0)).toMatchObject({ allowed: true, count: 1 });
+  });
+
   it('follows a rule whose limit changes between hits (a live setting)', async () => {
     await limiter.hit('k:live', { limit: 5, windowMs: 60_000 }, T0);
     await limiter.hit('k:live', { limit: 5, windowMs: 60_000 }, T0);
@@ -88,17 +97,51 @@ function behavesAsALimiter(open: () => Promise<RateLimiter>) {
 }
 
 describe('in memory', () => {
-  behavesAsALimiter(() => createRateLimiter({ kind: 'memory' }, silent));
+  behavesAsALimiter(() => openRateLimits({ kind: 'memory' }, silent));
 
-  it('forgets ended windows, and past its cap the oldest ones first', async () => {
+  const counted = async (outcome: Promise<Counted | NoRoom>) => {
+    const value = await outcome;
+    if ('full' in value) throw new Error('no room');
+    return value.count;
+  };
+
+  it('forgets ended windows, and when full refuses new keys rather than drop a running window', async () => {
     const store = memoryCounters(10);
-    for (let i = 0; i < 10; i += 1) await store.increment(`old-${i}`, 1_000, 0);
-    // The cap is reached: the oldest tenth goes, the newest stay.
-    await store.increment('new', 1_000, 10);
-    expect((await store.increment('old-0', 1_000, 20)).count).toBe(1);
-    expect((await store.increment('old-9', 1_000, 20)).count).toBe(2);
+    for (let i = 0; i < 10; i += 1) await store.increment(`old-${i}`, 1_000 + i, 0);
+    // Full: a new key gets no counter and is told when the earliest window ends; the running ones go on.
+    expect(await store.increment('new', 1_000, 10)).toEqual({ full: true, retryAt: 1_000 });
+    expect(await store.increment('another', 1_000, 999)).toEqual({ full: true, retryAt: 1_000 });
+    expect(await counted(store.increment('old-0', 1_000, 20))).toBe(2);
+    expect(await counted(store.increment('old-9', 1_000, 20))).toBe(2);
+    // Once the earliest window has ended, its room goes to the next new key.
+    expect(await counted(store.increment('new', 1_000, 1_000))).toBe(1);
+    expect(await counted(store.increment('old-9', 1_000, 1_000))).toBe(3);
     // Once a minute the ended windows go.
-    expect((await store.increment('new', 1_000, 70_000)).count).toBe(1);
+    expect(await counted(store.increment('new', 1_000, 70_000))).toBe(1);
+    expect(await counted(store.increment('fresh', 1_000, 70_000))).toBe(1);
+  });
+
+  it("refuses a full limiter's new keys, keeps its known ones, and leaves the other limiters room", async () => {
+    const limits = await openRateLimits({ kind: 'memory' }, silent, { memoryCapacity: 3 });
+    try {
+      const api = limits.limiter('api');
+      for (let i = 0; i < 3; i += 1) await api.hit('k:exhausted', RULE, T0);
+      await api.hit('k:b', RULE, T0);
+      await api.hit('k:c', RULE, T0);
+      const flood = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => api.hit(`k:random-${i}`, RULE, at(1_000))),
+      );
+      expect(flood.every((h) => !h.allowed && h.resetAt === T0.getTime() + 60_000)).toBe(true);
+      expect(secondsUntilReset(flood[0]!, at(1_000))).toBe(59);
+      // The exhausted key stays exhausted; the flood took nothing from another limiter.
+      expect((await api.hit('k:exhausted', RULE, at(2_000))).allowed).toBe(false);
+      expect(await limits.limiter('chat').hit('k:random-0', RULE, at(2_000))).toMatchObject({
+        allowed: true,
+        count: 1,
+      });
+    } finally {
+      await limits.close();
+    }
   });
 });
 
@@ -108,28 +151,25 @@ describe.runIf(withRedis)('in Redis (the PostgreSQL run, with the local Redis)',
   const config: RateLimitStoreConfig = { kind: 'redis', url: TEST_REDIS_URL, keyPrefix: prefix };
 
   behavesAsALimiter(async () => {
-    const limiter = await createRateLimiter(config, silent);
-    expect(limiter.kind).toBe('redis');
-    return limiter;
+    const limits = await openRateLimits(config, silent);
+    expect(limits.kind).toBe('redis');
+    return limits;
   });
 
   it('counts once for every instance on the same Redis and prefix, apart for another prefix', async () => {
     const log = capturedLog();
-    const [a, b] = await Promise.all([
-      createRateLimiter(config, log.log),
-      createRateLimiter(config, log.log),
-    ]);
-    const elsewhere = await createRateLimiter({ ...config, keyPrefix: `${prefix}other:` }, log.log);
+    const [a, b] = await Promise.all([openRateLimits(config, log.log), openRateLimits(config, log.log)]);
+    const elsewhere = await openRateLimits({ ...config, keyPrefix: `${prefix}other:` }, log.log);
     try {
       const now = new Date();
       const hits = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).hit('k:shared', RULE, now)),
+        Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).limiter('t').hit('k:shared', RULE, now)),
       );
       expect(hits.filter((h) => h.allowed)).toHaveLength(3);
-      expect((await elsewhere.hit('k:shared', RULE, now)).allowed).toBe(true);
-      // The counter is one key under the prefix, kept no longer than its window.
-      const keys = await keysUnder(redis.client, `${prefix}rate:k:shared`);
-      expect(keys).toEqual([`${prefix}rate:k:shared`]);
+      expect((await elsewhere.limiter('t').hit('k:shared', RULE, now)).allowed).toBe(true);
+      // The counter is one key under the prefix and the limiter's name, kept no longer than its window.
+      const keys = await keysUnder(redis.client, `${prefix}rate:t:k:shared`);
+      expect(keys).toEqual([`${prefix}rate:t:k:shared`]);
       const ttl = await redis.client.pttl(keys[0]!);
       expect(ttl).toBeGreaterThan(50_000);
       expect(ttl).toBeLessThanOrEqual(60_000);
@@ -144,10 +184,11 @@ describe.runIf(withRedis)('in Redis (the PostgreSQL run, with the local Redis)',
     // A loopback relay in front of the real Redis, so the test can cut the connection and restore it.
     const relay = await startRelay(new URL(TEST_REDIS_URL));
     const log = capturedLog();
-    const limiter = await createRateLimiter(
+    const limits = await openRateLimits(
       { kind: 'redis', url: `redis://127.0.0.1:${relay.port}`, keyPrefix: prefix },
       log.log,
     );
+    const limiter = limits.limiter('t');
     try {
       const now = new Date();
       expect((await limiter.hit('k:outage', RULE, now)).count).toBe(1);
@@ -165,9 +206,9 @@ describe.runIf(withRedis)('in Redis (the PostgreSQL run, with the local Redis)',
         .toBe(true);
       // Back on Redis: the count there goes on from the hit made before the cut.
       expect(await limiter.hit('k:outage', RULE, now)).toMatchObject({ allowed: true, count: 2 });
-      expect(await redis.client.hget(`${prefix}rate:k:outage`, 'count')).toBe('2');
+      expect(await redis.client.hget(`${prefix}rate:t:k:outage`, 'count')).toBe('2');
     } finally {
-      await limiter.close();
+      await limits.close();
       await relay.close();
     }
   });
@@ -177,10 +218,11 @@ describe('with REDIS_URL pointing at nothing', () => {
   it('starts and serves every hit from memory, with the outage logged as an error', async () => {
     const closed = await closedPort();
     const log = capturedLog();
-    const limiter = await createRateLimiter(
+    const limits = await openRateLimits(
       { kind: 'redis', url: `redis://:secret-word@127.0.0.1:${closed}`, keyPrefix: 'nowhere:' },
       log.log,
     );
+    const limiter = limits.limiter('t');
     try {
       const hits = [];
       for (let i = 0; i < 4; i += 1) hits.push(await limiter.hit('k', RULE, T0));
@@ -190,7 +232,7 @@ describe('with REDIS_URL pointing at nothing', () => {
       // The password in REDIS_URL is never written.
       expect(JSON.stringify(log.lines)).not.toContain('secret-word');
     } finally {
-      await limiter.close();
+      await limits.close();
     }
   });
 });

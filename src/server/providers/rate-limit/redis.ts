@@ -39,7 +39,7 @@ type ScriptedRedis = Redis & {
 };
 
 /** How long a hit waits for Redis before the limiter counts it in memory instead. */
-export const REDIS_COMMAND_TIMEOUT_MS = 500;
+const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 /**
  * Counters in Redis, shared by every instance that names the same Redis and key prefix. Commands fail at once

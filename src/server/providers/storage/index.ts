@@ -7,15 +7,12 @@ import { assertStorageKey, isStorageKey, newStorageKey } from './keys.js';
 import { s3FileStorage } from './s3.js';
 import type { FileStorage } from './types.js';
 
-export type { ByteRange, FileStorage } from './types.js';
-export { isStorageKey, newStorageKey } from './keys.js';
-/** The name the results module has always used. */
-export type ResultStorage = FileStorage;
+export { isStorageKey } from './keys.js';
 
 const isMissing = (err: unknown) => (err as { code?: unknown }).code === 'ENOENT';
 
 /** Files under `<dataDir>/results/`. */
-export function localFileStorage(dataDir: string): FileStorage {
+function localFileStorage(dataDir: string): FileStorage {
   const root = resolve(dataDir, 'results');
   const pathOf = (key: string) => {
     assertStorageKey(key);
@@ -72,7 +69,7 @@ export function localFileStorage(dataDir: string): FileStorage {
 const stores = new WeakMap<Config, FileStorage>();
 
 /** The configured store (a bucket when S3_BUCKET is set, DATA_DIR otherwise), one per app configuration. */
-export function fileStorageFor(config: Pick<Config, 'dataDir' | 'storage'>): FileStorage {
+export function resultStorageFor(config: Pick<Config, 'dataDir' | 'storage'>): FileStorage {
   let store = stores.get(config as Config);
   if (!store) {
     store = config.storage.kind === 's3' ? s3FileStorage(config.storage) : localFileStorage(config.dataDir);
@@ -80,6 +77,3 @@ export function fileStorageFor(config: Pick<Config, 'dataDir' | 'storage'>): Fil
   }
   return store;
 }
-
-/** The store of an app: `resultStorageFor(deps.config)`. */
-export const resultStorageFor = fileStorageFor;

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 
 /** Inclusive byte positions, as an HTTP Range names them. */
-export interface ByteRange {
+interface ByteRange {
   start: number;
   end: number;
 }

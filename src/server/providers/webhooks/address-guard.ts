@@ -71,7 +71,7 @@ function inRange(address: Buffer, range: Cidr): boolean {
 }
 
 /** A canonical IPv4 (4 bytes) or IPv6 (16 bytes) address, or null when `ip` is not an IP literal. */
-export function ipToBytes(ip: string): Buffer | null {
+function ipToBytes(ip: string): Buffer | null {
   const bare = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const kind = isIP(bare);
   if (kind === 4) return Buffer.from(bare.split('.').map(Number));

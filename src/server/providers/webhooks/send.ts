@@ -20,6 +20,8 @@ export interface WebhookRequest {
   /** The app's own demo services, allowed even when private addresses are not (address-guard.ts). */
   selfPrefixes?: readonly string[];
   timeoutMs?: number;
+  /** The most of the answer's body read; the rest is not waited for (the status still counts). */
+  maxAnswerBytes?: number;
   /** Name resolution; the system resolver unless a test supplies one. */
   resolve?: Parameters<typeof resolveWebhookTarget>[2];
 }
@@ -46,6 +48,7 @@ export async function postWebhook(request: WebhookRequest): Promise<DeliveryOutc
   };
   const transport = target.url.protocol === 'https:' ? https : http;
   const timeoutMs = request.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
+  const maxAnswerBytes = request.maxAnswerBytes ?? MAX_ANSWER_BYTES;
 
   return new Promise<DeliveryOutcome>((resolve) => {
     let settled = false;
@@ -72,7 +75,7 @@ export async function postWebhook(request: WebhookRequest): Promise<DeliveryOutc
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) {
+          if (size > maxAnswerBytes) {
             req.destroy();
             finish({ kind: 'answered', status: res.statusCode ?? 0, body: '', contentType: '' });
             return;

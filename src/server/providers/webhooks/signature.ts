@@ -6,7 +6,7 @@ export function secretKey(secret: string): Buffer {
 }
 
 /** One `v1,<base64 HMAC-SHA256>` signature of `id.timestamp.body`, per the Standard Webhooks spec. */
-export function signPayload(secret: string, id: string, timestampSeconds: number, body: string): string {
+function signPayload(secret: string, id: string, timestampSeconds: number, body: string): string {
   const mac = createHmac('sha256', secretKey(secret)).update(`${id}.${timestampSeconds}.${body}`).digest();
   return `v1,${mac.toString('base64')}`;
 }

@@ -21,7 +21,8 @@ import { RatingSummary, StarInput, StarRow } from './stars';
 
 /**
  * A workflow's reviews and the reader's own: the form to write or change it (for people who completed a run),
- * and the others' reviews, newest first, a page at a time. Comments are shown as plain text.
+ * and the others' reviews (the server leaves the reader's out, so it is listed once), newest first, a page at
+ * a time. Comments are shown as plain text.
  */
 export function ReviewsPanel({ workflowId, headingLevel = 2 }: { workflowId: string; headingLevel?: 2 | 3 }) {
   const { t } = useTranslation('reviews');
@@ -49,8 +50,9 @@ export function ReviewsPanel({ workflowId, headingLevel = 2 }: { workflowId: str
 
       <MyReview workflowId={workflowId} mine={mine} canReview={canReview} />
 
+      {/* The server lists the others' reviews; the reader's own is shown once, above. */}
       {list.length === 0 ? (
-        <p className="text-sm text-slate-700">{t('empty')}</p>
+        <p className="text-sm text-slate-700">{mine ? t('noOthers') : t('empty')}</p>
       ) : (
         <ul className="divide-y divide-slate-100" aria-label={t('listLabel')} data-testid="reviews-list">
           {list.map((r) => (

@@ -15,7 +15,7 @@ export const RUN_STATUS_TONE = {
 } as const satisfies Record<TExecutionStatus, 'neutral' | 'info' | 'success' | 'danger' | 'warning'>;
 
 /** A status the app knows, or pending for anything else. */
-export function knownRunStatus(status: string): TExecutionStatus {
+function knownRunStatus(status: string): TExecutionStatus {
   return (EXECUTION_STATUSES as readonly string[]).includes(status)
     ? (status as TExecutionStatus)
     : 'pending';

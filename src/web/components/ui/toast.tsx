@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type RefObject, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { EDGE_PX, RESERVE_VAR } from './toast-layout';
 
-export type ToastVariant = 'default' | 'success' | 'destructive';
+type ToastVariant = 'default' | 'success' | 'destructive';
 
 export interface ToastInput {
   title: string;

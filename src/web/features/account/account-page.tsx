@@ -2,11 +2,13 @@ import { useTranslation } from 'react-i18next';
 import { Spinner } from '#web/components/ui/spinner';
 import { useMe } from '#web/lib/session';
 import { ApiKeysSection } from './api-keys-section';
+import { ConnectedAppsSection } from './connected-apps-section';
 import { PlanCards } from './plan-cards';
 import { ProfileCard } from './profile-card';
 import { SettingsSection } from './settings/settings-section';
 import { SubscriptionPanel } from './subscription-panel';
 import { TransactionHistory } from './transaction-history';
+import { WebhooksSection } from './webhooks-section';
 
 export default function AccountPage() {
   const { t } = useTranslation('account');
@@ -26,6 +28,8 @@ export default function AccountPage() {
       <TransactionHistory />
       <SettingsSection user={user} />
       <ApiKeysSection />
+      <ConnectedAppsSection />
+      <WebhooksSection />
     </div>
   );
 }

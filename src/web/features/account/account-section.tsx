@@ -11,7 +11,7 @@ export function AccountSection({
   children,
 }: {
   id: string;
-  texts: 'settings' | 'apiKeys';
+  texts: 'settings' | 'apiKeys' | 'connectedApps' | 'webhooks';
   children: ReactNode;
 }) {
   const { t } = useTranslation('account');

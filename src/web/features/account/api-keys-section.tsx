@@ -13,8 +13,10 @@ import { Card } from '#web/components/ui/card';
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog';
 import { FormError, FormField } from '#web/components/ui/form-field';
 import { toast } from '#web/components/ui/toast';
-import { errorKey } from '#web/lib/error-key';
+import { errorMessage } from '#web/lib/error-key';
 import { formatDate, formatNumber } from '#web/lib/format';
+import { isAdminUser, useMe } from '#web/lib/session';
+import { Badge } from '#web/components/ui/badge';
 import { AccountSection } from './account-section';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api/api-keys';
 
@@ -32,6 +34,9 @@ export function ApiKeysSection() {
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState('');
   const [limit, setLimit] = useState('');
+  // Only an admin may make an admin key (the server refuses anyone else with 403): the choice shows for them.
+  const isAdmin = isAdminUser(useMe().data);
+  const [adminScope, setAdminScope] = useState(false);
   const [errors, setErrors] = useState<{ name?: string; limit?: string; form?: string }>({});
   const [created, setCreated] = useState<TApiKeyCreated | null>(null);
   const [copied, setCopied] = useState(false);
@@ -55,6 +60,7 @@ export function ApiKeysSection() {
         name: name.trim(),
         ...(expiry ? { expiresAt: endOfDay(expiry) } : {}),
         ...(limitValue !== undefined ? { monthlyCreditLimit: limitValue } : {}),
+        ...(isAdmin && adminScope ? { scope: 'admin' as const } : {}),
       },
       {
         onSuccess: (key) => {
@@ -63,8 +69,9 @@ export function ApiKeysSection() {
           setName('');
           setExpiry('');
           setLimit('');
+          setAdminScope(false);
         },
-        onError: (err) => setErrors({ form: t(errorKey(err, { CONFLICT: 'account:apiKeys.tooMany' })) }),
+        onError: (err) => setErrors({ form: errorMessage(t, err, { CONFLICT: 'account:apiKeys.tooMany' }) }),
       },
     );
   };
@@ -87,7 +94,11 @@ export function ApiKeysSection() {
         setDoomed(null);
       },
       onError: (err) =>
-        toast({ title: t('apiKeys.revokeFailed'), description: t(errorKey(err)), variant: 'destructive' }),
+        toast({
+          title: t('apiKeys.revokeFailed'),
+          description: errorMessage(t, err),
+          variant: 'destructive',
+        }),
     });
   };
 
@@ -130,6 +141,23 @@ export function ApiKeysSection() {
             onChange={(e) => setLimit(e.target.value)}
             error={errors.limit}
           />
+          {isAdmin ? (
+            <div className="sm:col-span-3">
+              <label className="flex min-h-11 items-center gap-2 text-sm text-slate-800">
+                <input
+                  type="checkbox"
+                  className="size-4"
+                  checked={adminScope}
+                  aria-describedby="api-key-scope-hint"
+                  onChange={(e) => setAdminScope(e.target.checked)}
+                />
+                {t('apiKeys.adminScope')}
+              </label>
+              <p id="api-key-scope-hint" className="text-sm text-slate-700">
+                {t('apiKeys.adminScopeHint')}
+              </p>
+            </div>
+          ) : null}
           <div className="sm:col-span-3">
             <FormError message={errors.form} />
             <Button type="submit" className="mt-2" disabled={create.isPending}>
@@ -178,7 +206,10 @@ export function ApiKeysSection() {
                 data-testid="api-key-row"
               >
                 <div className="min-w-0">
-                  <p className="font-medium text-slate-900">{key.name}</p>
+                  <p className="font-medium text-slate-900">
+                    {key.name}{' '}
+                    {key.scope === 'admin' ? <Badge tone="brand">{t('apiKeys.adminBadge')}</Badge> : null}
+                  </p>
                   <p className="text-sm text-slate-700">
                     <code className="font-mono">{key.prefix}…</code> ·{' '}
                     {t('apiKeys.created', {

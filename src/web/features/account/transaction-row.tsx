@@ -1,6 +1,7 @@
 import { ArrowDownRight, ArrowUpRight, ChevronDown } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { pickLanguage } from '#shared/contract/common';
 import type { TUserTransaction } from '#shared/contract/credits';
 import { ledgerNote, noteAsWritten } from '#web/lib/ledger-note';
@@ -31,9 +32,12 @@ export function TransactionRow({ tx }: { tx: TUserTransaction }) {
         ? t('history.planBonus', { plan: tx.plan_name })
         : t('history.bonusCredits')
       : tx.transaction_type === 'purchase' && tx.plan_name
-        ? tx.plan_name
+        ? // "Pro offer" and "Pro credit pack" are different purchases: the note tells them apart.
+          (note ?? tx.plan_name)
         : typeLabel);
   const amountClass = positive ? 'text-green-700' : 'text-red-700';
+  // Dollars only on the rows of a payment (a reversal names its plan but paid nothing).
+  const paid = tx.usd_amount ? formatUsd(tx.usd_amount, i18n.language) : null;
 
   return (
     <li className="border-b border-slate-200 last:border-b-0" data-testid="transaction">
@@ -56,7 +60,7 @@ export function TransactionRow({ tx }: { tx: TUserTransaction }) {
         <span className="min-w-0 flex-1">
           <span className="block truncate text-sm font-medium text-slate-900">{summary}</span>
           <span className="block text-xs text-slate-700">
-            {typeLabel} · {date}
+            {[typeLabel, paid, date].filter(Boolean).join(' · ')}
           </span>
         </span>
         <span className={cn('shrink-0 text-sm font-semibold tabular-nums', amountClass)}>
@@ -87,10 +91,31 @@ export function TransactionRow({ tx }: { tx: TUserTransaction }) {
               <dd className="text-slate-900">{tx.plan_name}</dd>
             </>
           ) : null}
-          {tx.usd_amount ? (
+          {paid ? (
             <>
               <dt className="font-medium text-slate-700">{t('history.details.paid')}</dt>
-              <dd className="text-slate-900">{formatUsd(tx.usd_amount, i18n.language)}</dd>
+              <dd className="text-slate-900" data-testid="transaction-paid">
+                {paid}
+              </dd>
+              {/* The reference the purchase's receipt mail quotes. */}
+              <dt className="font-medium text-slate-700">{t('history.details.reference')}</dt>
+              <dd className="break-all font-mono text-xs text-slate-900" translate="no">
+                {tx.id}
+              </dd>
+            </>
+          ) : null}
+          {tx.execution_id ? (
+            <>
+              <dt className="font-medium text-slate-700">{t('history.details.run')}</dt>
+              <dd>
+                <Link
+                  to={`/my-workflows/${tx.execution_id}`}
+                  className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800"
+                  data-testid="transaction-run"
+                >
+                  {t('history.openRun')}
+                </Link>
+              </dd>
             </>
           ) : null}
           <dt className="font-medium text-slate-700">{t('history.details.date')}</dt>

@@ -9,7 +9,12 @@ import CreditsPage from './pages/credits/credits-page';
 import DashboardPage from './pages/dashboard/dashboard-page';
 import EmailsPage from './pages/emails/emails-page';
 import ExecutionsPage from './pages/executions/executions-page';
+import RunDetailPage from './pages/executions/run-detail-page';
+import InsightsPage from './pages/insights/insights-page';
 import UsersPage from './pages/users/users-page';
+import EditWorkflowPage from './pages/workflows/edit-workflow-page';
+import WorkflowHealthPage from './pages/workflows/workflow-health-page';
+import WorkflowVersionsPage from './pages/workflows/workflow-versions-page';
 import WorkflowsPage from './pages/workflows/workflows-page';
 
 function AdminNotFound() {
@@ -38,10 +43,15 @@ export default function AdminLayout() {
           <Routes>
             <Route index element={<DashboardPage />} />
             <Route path="workflows" element={<WorkflowsPage />} />
+            <Route path="workflows/:id" element={<EditWorkflowPage />} />
+            <Route path="workflows/:id/versions" element={<WorkflowVersionsPage />} />
             <Route path="create-workflow" element={<CreateWorkflowPage />} />
+            <Route path="workflows/:id/health" element={<WorkflowHealthPage />} />
             <Route path="executions" element={<ExecutionsPage />} />
+            <Route path="executions/:id" element={<RunDetailPage />} />
             <Route path="users" element={<UsersPage />} />
             <Route path="credits" element={<CreditsPage />} />
+            <Route path="insights" element={<InsightsPage />} />
             <Route path="emails" element={<EmailsPage />} />
             <Route path="audit" element={<AuditPage />} />
             <Route path="config" element={<ConfigPage />} />

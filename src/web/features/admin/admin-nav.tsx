@@ -1,5 +1,6 @@
 import {
   Activity,
+  ChartColumn,
   Coins,
   LayoutDashboard,
   Mail,
@@ -31,6 +32,7 @@ const ITEMS: NavItem[] = [
   { to: '/admin/executions', labelKey: 'nav.executions', icon: Activity },
   { to: '/admin/users', labelKey: 'nav.users', icon: Users },
   { to: '/admin/credits', labelKey: 'nav.credits', icon: Coins },
+  { to: '/admin/insights', labelKey: 'nav.insights', icon: ChartColumn },
   { to: '/admin/emails', labelKey: 'nav.emails', icon: Mail },
   { to: '/admin/audit', labelKey: 'nav.audit', icon: ScrollText },
   { to: '/admin/config', labelKey: 'nav.config', icon: Settings },

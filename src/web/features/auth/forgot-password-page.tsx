@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmailField } from '#web/components/form-fields';
 import { Button } from '#web/components/ui/button';
-import { errorKey } from '#web/lib/error-key';
+import { errorMessage } from '#web/lib/error-key';
 import { useRequestPasswordReset } from './api/request-password-reset';
 import { AuthFooterLink, AuthForm, AuthFormShell } from './auth-form-shell';
 
@@ -31,7 +31,7 @@ export default function ForgotPasswordPage() {
       { email: address },
       {
         onSuccess: () => setSentTo(address),
-        onError: (err) => setError(t(errorKey(err))),
+        onError: (err) => setError(errorMessage(t, err)),
       },
     );
   };

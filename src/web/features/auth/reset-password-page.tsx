@@ -6,8 +6,8 @@ import { PasswordField } from '#web/components/form-fields';
 import { Button } from '#web/components/ui/button';
 import { Callout } from '#web/components/ui/callout';
 import { toast } from '#web/components/ui/toast';
-import { ApiError } from '#web/lib/api';
-import { errorKey } from '#web/lib/error-key';
+import { ApiError } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/error-key';
 import { useConfirmPasswordReset } from './api/confirm-password-reset';
 import { AuthFooterLink, AuthForm, AuthFormShell } from './auth-form-shell';
 
@@ -33,7 +33,7 @@ export default function ResetPasswordPage() {
         },
         onError: (err) => {
           if (err instanceof ApiError && err.code === 'INVALID_TOKEN') setInvalidLink(true);
-          else setError(t(errorKey(err)));
+          else setError(errorMessage(t, err));
         },
       },
     );

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { EmailField, PasswordField } from '#web/components/form-fields';
-import { errorKey } from '#web/lib/error-key';
+import { errorMessage } from '#web/lib/error-key';
 import { isAdminUser } from '#web/lib/session';
 import { useSignIn } from './api/sign-in';
 import { AuthFooterLink, AuthForm, AuthFormShell } from './auth-form-shell';
@@ -10,6 +10,9 @@ import { AuthFooterLink, AuthForm, AuthFormShell } from './auth-form-shell';
 export default function SignInPage() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
+  // Where the route guard sent the person from (an app's consent page, say): back there once signed in.
+  const from = (useLocation().state as { from?: unknown } | null)?.from;
+  const back = typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : null;
   const signIn = useSignIn();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -20,9 +23,9 @@ export default function SignInPage() {
     signIn.mutate(
       { email, password },
       {
-        onSuccess: (user) => void navigate(isAdminUser(user) ? '/admin' : '/workflows'),
+        onSuccess: (user) => void navigate(back ?? (isAdminUser(user) ? '/admin' : '/workflows')),
         // Worded in the reader's language: wrong credentials, throttled, suspended.
-        onError: (err) => setError(t(errorKey(err, { UNAUTHENTICATED: 'auth:signin.error' }))),
+        onError: (err) => setError(errorMessage(t, err, { UNAUTHENTICATED: 'auth:signin.error' })),
       },
     );
   };

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { EmailField, FullNameField, PasswordField } from '#web/components/form-fields';
 import { currentLanguage } from '#web/i18n';
-import { errorKey } from '#web/lib/error-key';
+import { errorMessage } from '#web/lib/error-key';
 import { useSignUp } from './api/sign-up';
 import { AuthFooterLink, AuthForm, AuthFormShell } from './auth-form-shell';
 
@@ -23,7 +23,7 @@ export default function SignUpPage() {
       {
         onSuccess: () => void navigate('/workflows'),
         // Worded in the reader's language: address taken, password too common, throttled.
-        onError: (err) => setError(t(errorKey(err, { CONFLICT: 'auth:signup.emailTaken' }))),
+        onError: (err) => setError(errorMessage(t, err, { CONFLICT: 'auth:signup.emailTaken' })),
       },
     );
   };

@@ -6,8 +6,8 @@ import { ResendVerificationButton } from '#web/components/resend-verification-bu
 import { Button } from '#web/components/ui/button';
 import { Callout } from '#web/components/ui/callout';
 import { Spinner } from '#web/components/ui/spinner';
-import { ApiError } from '#web/lib/api';
-import { errorKey } from '#web/lib/error-key';
+import { ApiError } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/error-key';
 import { useMe } from '#web/lib/session';
 import { useVerifyEmail } from './api/verify-email';
 import { AuthFormShell } from './auth-form-shell';
@@ -64,7 +64,7 @@ export default function VerifyEmailPage() {
   const message =
     !token || code === 'INVALID_TOKEN'
       ? t('common:errors.invalidToken')
-      : t(errorKey(error, { CONFLICT: 'auth:verify.taken' }));
+      : errorMessage(t, error, { CONFLICT: 'auth:verify.taken' });
   return (
     <AuthFormShell title={t('verify.failedTitle')} subtitle={t('verify.failedSubtitle')}>
       <Callout role="alert" tone="danger" icon={Link2Off} className="mb-4">

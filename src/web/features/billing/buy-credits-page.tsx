@@ -10,8 +10,9 @@ import { Button } from '#web/components/ui/button';
 import { IconLink } from '#web/components/ui/link-button';
 import { Spinner } from '#web/components/ui/spinner';
 import { toast } from '#web/components/ui/toast';
-import { ApiError } from '#web/lib/api';
+import { ApiError } from '#web/lib/api-client';
 import { cn } from '#web/lib/utils';
+import { plannedChoice } from '#web/lib/plan-address';
 import { usePlans } from './api/get-plans';
 import { newIdempotencyKey, usePurchaseCredits } from './api/purchase-credits';
 import { InfoPanels } from './info-panels';
@@ -20,7 +21,7 @@ import { type CompletedPurchase, PurchaseSuccessDialog } from './purchase-succes
 import { queryKeys } from '#web/lib/query-keys';
 import { errorMessage } from '#web/lib/error-key';
 
-const TABS: TPlanType[] = ['unique', 'monthly'];
+const TABS: TPlanType[] = ['unique', 'monthly', 'offer'];
 
 /** Back from Stripe Checkout: say what happened (the webhook grants the credits, maybe a moment later). */
 function CheckoutNotice() {
@@ -52,6 +53,7 @@ export default function BuyCreditsPage() {
   const { t, i18n } = useTranslation('billing');
   const { t: tc } = useTranslation();
   const plans = usePlans();
+  const [params] = useSearchParams();
   const purchase = usePurchaseCredits();
   const [tab, setTab] = useState<TPlanType>('unique');
   const [selected, setSelected] = useState<TPlanView | null>(null);
@@ -64,6 +66,19 @@ export default function BuyCreditsPage() {
     setSelected(plan);
     keyRef.current = newIdempotencyKey();
   };
+
+  // Arriving with a plan in the address (an account page offer): its tab opens with it chosen as soon as
+  // the server's catalogue is here, so what is bought is what the server sells. Done once, while rendering
+  // (the key made for this screen is still unused, so it serves that choice).
+  const [addressRead, setAddressRead] = useState(false);
+  if (!addressRead && plans.data) {
+    setAddressRead(true);
+    const wanted = plannedChoice(params, plans.data.plans);
+    if (wanted) {
+      setTab(wanted.type);
+      setSelected(wanted);
+    }
+  }
 
   const buy = () => {
     if (!selected) return;

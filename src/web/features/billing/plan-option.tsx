@@ -52,7 +52,7 @@ export function PlanOption({
       />
       {plan.highlighted ? (
         <Badge tone="brand" className="absolute -top-3 left-5 shadow-sm">
-          {t('card.highlighted')}
+          {t(plan.type === 'offer' ? 'card.popular' : 'card.highlighted')}
         </Badge>
       ) : null}
       <div className="flex items-start justify-between gap-2">
@@ -85,9 +85,11 @@ export function PlanOption({
           {!monthly && plan.discountPercent > 0 ? (
             <Badge tone="success">{t('card.save', { percent: plan.discountPercent })}</Badge>
           ) : null}
-          {monthly && plan.bonusCredits > 0 ? (
+          {plan.bonusCredits > 0 ? (
             <Badge tone="success" className="whitespace-normal">
-              {t('card.bonus', { count: plan.bonusCredits, percent: plan.bonusPercent })}
+              {monthly
+                ? t('card.bonus', { count: plan.bonusCredits, percent: plan.bonusPercent })
+                : t('card.bonusOnce', { count: plan.bonusCredits })}
             </Badge>
           ) : null}
         </div>

@@ -1,12 +1,13 @@
 import { PartyPopper } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import type { TPlanType } from '#shared/contract/plans';
 import { Button } from '#web/components/ui/button';
 import { Dialog } from '#web/components/ui/dialog';
 
 export interface CompletedPurchase {
   planName: string;
-  type: 'unique' | 'monthly';
+  type: TPlanType;
   creditsGranted: number;
   balance: number;
 }

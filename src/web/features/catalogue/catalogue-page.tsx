@@ -18,6 +18,7 @@ import {
   categoriesOf,
   filterWorkflows,
   parseSort,
+  resolveCategory,
   sortWorkflows,
   type CatalogueSort,
 } from './filter-workflows';
@@ -64,20 +65,23 @@ export default function CataloguePage() {
   const { data: user, isPending: sessionPending } = useMe();
   const workflows = usePublicWorkflows();
   const [search, setSearch] = useState('');
-  const [category, setCategory] = useState(ALL_CATEGORIES);
-  // The order lives in the address (?sort=popular), so a shared or reloaded link keeps it.
+  // The order and the category live in the address (?sort=popular&category=Sales), so a shared or reloaded
+  // link keeps them; a default is left out of the address.
   const [params, setParams] = useSearchParams();
   const sort = parseSort(params.get('sort'));
-  const setSort = (next: CatalogueSort) =>
+  const setParam = (name: 'sort' | 'category', value: string, fallback: string) =>
     setParams(
       (current) => {
         const updated = new URLSearchParams(current);
-        if (next === 'newest') updated.delete('sort');
-        else updated.set('sort', next);
+        if (value === fallback) updated.delete(name);
+        else updated.set(name, value);
         return updated;
       },
-      { replace: true },
+      // The same page in another order: the reader stays where they are.
+      { replace: true, preventScrollReset: true },
     );
+  const setSort = (next: CatalogueSort) => setParam('sort', next, 'newest');
+  const setCategory = (next: string) => setParam('category', next, ALL_CATEGORIES);
   const [reviewing, setReviewing] = useState<TPublicWorkflow | null>(null);
   // Once loaded the dialog stays, closed, so that closing it later animates and gives focus back as before.
   const [reviewsLoaded, setReviewsLoaded] = useState(false);
@@ -85,8 +89,7 @@ export default function CataloguePage() {
 
   const all = useMemo(() => workflows.data ?? [], [workflows.data]);
   const categories = useMemo(() => categoriesOf(all, lng), [all, lng]);
-  // A category chosen in one language may not exist in the other: fall back to all rather than show nothing.
-  const activeCategory = categories.includes(category) ? category : ALL_CATEGORIES;
+  const activeCategory = resolveCategory(all, params.get('category'), lng);
   const shown = useMemo(
     () => sortWorkflows(filterWorkflows(all, { search, category: activeCategory, lng }), sort),
     [all, search, activeCategory, lng, sort],

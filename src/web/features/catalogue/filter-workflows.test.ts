@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { TPublicWorkflow } from '#shared/contract/workflows';
-import { ALL_CATEGORIES, categoriesOf, filterWorkflows, parseSort, sortWorkflows } from './filter-workflows';
+import {
+  ALL_CATEGORIES,
+  categoriesOf,
+  filterWorkflows,
+  parseSort,
+  resolveCategory,
+  sortWorkflows,
+} from './filter-workflows';
 
 const wf = (
   id: string,
   name: [string, string],
   category: [string, string],
   description?: [string, string],
-  extra: Partial<Pick<TPublicWorkflow, 'rating' | 'runCount'>> = {},
+  extra: Partial<Pick<TPublicWorkflow, 'rating' | 'runCount' | 'health'>> = {},
 ) =>
   ({
     id,
@@ -18,6 +25,8 @@ const wf = (
     creditsPerExecution: 1,
     rating: { average: null, count: 0 },
     runCount: 0,
+    paused: false,
+    health: null,
     ...extra,
   }) satisfies TPublicWorkflow;
 
@@ -25,13 +34,26 @@ const list = [
   wf('1', ['Resumen de ventas', 'Sales summary'], ['Ventas', 'Sales'], ['Informe semanal', 'Weekly report']),
   wf('2', ['Encuesta de clima', 'Team survey'], ['Recursos Humanos', 'HR']),
   wf('3', ['Factura PDF', 'PDF invoice'], ['Ventas', 'Sales'], ['Genera facturas', 'Builds invoices']),
+  wf('4', ['Informe de incidencia (PDF)', 'Incident report (PDF)'], ['Operaciones', 'Operations']),
 ];
 const ids = (ws: TPublicWorkflow[]) => ws.map((w) => w.id);
 
 describe('categoriesOf', () => {
   it('lists each category once in the reader language', () => {
-    expect(categoriesOf(list, 'en')).toEqual(['HR', 'Sales']);
-    expect(categoriesOf(list, 'es')).toEqual(['Recursos Humanos', 'Ventas']);
+    expect(categoriesOf(list, 'en')).toEqual(['HR', 'Operations', 'Sales']);
+    expect(categoriesOf(list, 'es')).toEqual(['Operaciones', 'Recursos Humanos', 'Ventas']);
+  });
+});
+
+describe('resolveCategory', () => {
+  it('reads the address in the reader language, and a link from the other language too', () => {
+    expect(resolveCategory(list, 'Sales', 'en')).toBe('Sales');
+    expect(resolveCategory(list, 'Sales', 'es')).toBe('Ventas');
+    expect(resolveCategory(list, 'Recursos Humanos', 'en')).toBe('HR');
+  });
+  it('treats a missing or unknown category as all', () => {
+    expect(resolveCategory(list, null, 'en')).toBe(ALL_CATEGORIES);
+    expect(resolveCategory(list, 'Nope', 'es')).toBe(ALL_CATEGORIES);
   });
 });
 
@@ -47,11 +69,21 @@ describe('filterWorkflows', () => {
       [],
     );
   });
+  it('matches every word in any order, accents and case aside', () => {
+    const search = (q: string, lng: string) =>
+      ids(filterWorkflows(list, { search: q, category: ALL_CATEGORIES, lng }));
+    expect(search('informe pdf', 'es')).toEqual(['4']);
+    expect(search('PDF   INCIDÉNCIA', 'es')).toEqual(['4']);
+    expect(search('pdf', 'es')).toEqual(['3', '4']);
+    expect(search('informe hoja', 'es')).toEqual([]);
+    expect(search('resúmen', 'es')).toEqual(['1']);
+  });
   it('keeps everything for a blank search and narrows by category', () => {
     expect(ids(filterWorkflows(list, { search: '  ', category: ALL_CATEGORIES, lng: 'en' }))).toEqual([
       '1',
       '2',
       '3',
+      '4',
     ]);
     expect(ids(filterWorkflows(list, { search: '', category: 'Sales', lng: 'en' }))).toEqual(['1', '3']);
     expect(ids(filterWorkflows(list, { search: 'invoice', category: 'Sales', lng: 'en' }))).toEqual(['3']);
@@ -71,6 +103,15 @@ describe('sortWorkflows', () => {
     expect(ids(sortWorkflows(rated, 'popular'))).toEqual(['b', 'a', 'c', 'd']);
     expect(ids(sortWorkflows(rated, 'rating'))).toEqual(['d', 'c', 'a', 'b']);
     expect(ids(rated)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('orders by the public success rate for most reliable, workflows without one last', () => {
+    const reliable = [
+      wf('a', ['A', 'A'], ['X', 'X']),
+      wf('b', ['B', 'B'], ['X', 'X'], undefined, { health: { successPercent: 80, typicalMs: 1000 } }),
+      wf('c', ['C', 'C'], ['X', 'X'], undefined, { health: { successPercent: 99, typicalMs: null } }),
+    ];
+    expect(ids(sortWorkflows(reliable, 'reliability'))).toEqual(['c', 'b', 'a']);
   });
 
   it('reads the sort parameter, falling back to newest', () => {

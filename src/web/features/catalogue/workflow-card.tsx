@@ -7,6 +7,7 @@ import { Badge } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
 import { RatingSummary } from '#web/components/reviews/stars';
 import { Card } from '#web/components/ui/card';
+import { HealthSummary } from '#web/components/workflow-health/health-summary';
 import { cn } from '#web/lib/utils';
 
 /** Descriptions longer than this get the view-more toggle. */
@@ -52,6 +53,7 @@ export function WorkflowCard({
           {tr('openShort')}
         </button>
       </div>
+      <HealthSummary health={workflow.health} paused={workflow.paused} className="mt-2" />
       <div className="mt-2 flex-1">
         {description ? (
           <p
@@ -80,7 +82,12 @@ export function WorkflowCard({
           <Coins className="size-4 text-amber-700" aria-hidden="true" />
           {t('creditsPerRun', { count: workflow.creditsPerExecution })}
         </span>
-        <Button size="sm" onClick={() => onExecute(workflow)} aria-label={t('executeNamed', { name })}>
+        <Button
+          size="sm"
+          onClick={() => onExecute(workflow)}
+          aria-label={t('executeNamed', { name })}
+          disabled={workflow.paused}
+        >
           <Play className="size-4" aria-hidden="true" />
           {t('execute')}
         </Button>

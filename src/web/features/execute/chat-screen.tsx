@@ -1,11 +1,13 @@
 import { Bot, Loader2, Send, Square, User } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button } from '#web/components/ui/button';
 import { Textarea } from '#web/components/ui/input';
 import { MarkdownText } from '#web/components/ui/markdown';
 import { toast, useToastClearance } from '#web/components/ui/toast';
 import { currentLanguage } from '#web/i18n';
+import { queryKeys } from '#web/lib/query-keys';
 import { cn } from '#web/lib/utils';
 import { streamChatReply } from './api/stream-chat-reply';
 import {
@@ -27,26 +29,44 @@ export function ChatScreen({
   executionId,
   title,
   welcome,
+  demoAssistant,
   onFinish,
   canRetryFinish,
+  onCreditsShort,
+  earlier = [],
 }: {
   workflowId: string;
   executionId: string;
   title: string;
   welcome: string;
+  /** Replies come from the built-in demo assistant: each carries its label on screen. */
+  demoAssistant: boolean;
   /** The conversation ended: complete the run (the server sends the workflow the conversation it kept). */
   onFinish(): void;
   /** The conversation was sent and that failed: offer to send it again. */
   canRetryFinish: boolean;
+  /** A message was refused because the balance cannot pay for the run (its first message pays): true when handled. */
+  onCreditsShort?(err: unknown): boolean;
+  /** The conversation so far of a reopened chat (welcome message first), as the server kept it. */
+  earlier?: ChatTurn[];
 }) {
   const { t } = useTranslation('execute');
+  const queryClient = useQueryClient();
   // The reply being written: null when none is; '' until its first words arrive.
   const [streaming, setStreaming] = useState<string | null>(null);
   const pending = streaming !== null;
   const stopper = useRef<AbortController | null>(null);
   // What screen readers hear: each finished reply once, not every word as it arrives.
   const [announcement, setAnnouncement] = useState('');
-  const [turns, setTurns] = useState<ChatTurn[]>(() => [{ role: 'assistant', content: welcome }]);
+  const [turns, setTurns] = useState<ChatTurn[]>(() =>
+    earlier.length > 0
+      ? earlier.map((turn) =>
+          turn.role === 'assistant'
+            ? { role: 'assistant', content: readAssistantReply(turn.content, t('chat.thanks')).text }
+            : turn,
+        )
+      : [{ role: 'assistant', content: welcome }],
+  );
   const [draft, setDraft] = useState('');
   const [done, setDone] = useState(false);
   // Messages the run still allows, as the server last said; unknown until the first reply.
@@ -96,9 +116,11 @@ export function ChatScreen({
         { signal: stop.signal, onText: (text) => setStreaming((current) => (current ?? '') + text) },
       );
       const { done: finished, text } = readAssistantReply(reply.content, t('chat.thanks'));
-      setTurns((current) => [...current, { role: 'assistant', content: text }]);
+      setTurns((current) => [...current, { role: 'assistant', content: text, demo: demoAssistant }]);
       setAnnouncement(t('chat.replyReady', { text }));
       setRemaining(reply.remaining);
+      // The first message paid for the run: the balance in the top bar moved (later ones cost nothing).
+      if (remaining === null) void queryClient.invalidateQueries({ queryKey: queryKeys.me });
       if (finished) setDone(true);
     } catch (err) {
       if (stop.signal.aborted) {
@@ -114,6 +136,12 @@ export function ChatScreen({
         setTurns((current) => [...current, { role: 'assistant', content: t('chat.limitReached') }]);
         setRemaining(0);
         setDone(true);
+        return;
+      }
+      // Not paid for: the message was not kept, so it goes back to the box for after a purchase.
+      if (onCreditsShort?.(err)) {
+        setTurns((current) => current.slice(0, -1));
+        setDraft((current) => current || content);
         return;
       }
       const limit = messageLimitOf(err);
@@ -167,7 +195,9 @@ export function ChatScreen({
         {turns.map((turn, i) => (
           <Bubble key={i} turn={turn} />
         ))}
-        {streaming ? <Bubble turn={{ role: 'assistant', content: streaming }} writing /> : null}
+        {streaming ? (
+          <Bubble turn={{ role: 'assistant', content: streaming, demo: demoAssistant }} writing />
+        ) : null}
         {streaming === '' ? (
           <div className="flex items-center gap-2 text-sm text-slate-700">
             <Loader2 className="size-4 animate-spin" aria-hidden="true" />
@@ -277,7 +307,16 @@ function Bubble({ turn, writing = false }: { turn: ChatTurn; writing?: boolean }
             : 'rounded-bl-sm bg-white text-slate-900',
         )}
       >
-        <span className="sr-only">{mine ? t('chat.you') : t('chat.assistant')}: </span>
+        {turn.demo ? (
+          <>
+            <span className="block text-xs font-semibold text-brand-700" data-testid="chat-demo-label">
+              {t('chat.demoAssistant')}
+            </span>
+            <span className="sr-only">: </span>
+          </>
+        ) : (
+          <span className="sr-only">{mine ? t('chat.you') : t('chat.assistant')}: </span>
+        )}
         {/* The assistant's words may carry Markdown (lists in a summary); the person's are shown as typed. */}
         {mine ? turn.content : <MarkdownText>{turn.content}</MarkdownText>}
       </div>

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { acceptedExtensions, MAX_INPUT_FILE_MB, type TSurveyQuestion } from '#shared/contract/workflows';
 import { Button } from '#web/components/ui/button';
 import { formatFileSize } from '#web/components/ui/file-meta';
-import { ApiError } from '#web/lib/api';
 import { errorMessage } from '#web/lib/error-key';
 import { cn } from '#web/lib/utils';
 import { deleteRunFile, type UploadHandle, uploadRunFile } from './api/run-files';
@@ -14,14 +13,6 @@ type Upload =
   | { kind: 'idle' }
   | { kind: 'uploading'; name: string; size: number; progress: number }
   | { kind: 'removing' };
-
-/** The reason shown under the field: the server's own text when it sent one (already in the reader's language). */
-function uploadError(t: ReturnType<typeof useTranslation>['t'], err: unknown): string {
-  if (err instanceof ApiError && typeof (err.body as { error?: unknown } | null)?.error === 'string') {
-    return err.message;
-  }
-  return errorMessage(t, err);
-}
 
 /**
  * A file question: drop a file or pick one, see its name, size and the upload's progress, then remove or
@@ -83,8 +74,9 @@ export function FileAnswerField({
       return;
     }
     try {
-      // Replacing: the earlier file goes first, since a question holds one file.
-      if (value) {
+      // Replacing: the earlier file goes first, since a question holds one file. A file kept with saved
+      // answers is theirs, not the run's: it stays until the answers are saved without it.
+      if (value && !value.kept) {
         setUpload({ kind: 'removing' });
         await deleteRunFile(executionId, value.fileId);
         onChange(null);
@@ -97,7 +89,7 @@ export function FileAnswerField({
       const uploaded = await current.done;
       onChange({ fileId: uploaded.fileId, filename: uploaded.filename, size: uploaded.size });
     } catch (err) {
-      if (!(err instanceof DOMException && err.name === 'AbortError')) setError(uploadError(t, err));
+      if (!(err instanceof DOMException && err.name === 'AbortError')) setError(errorMessage(t, err));
     } finally {
       handle.current = null;
       setUpload({ kind: 'idle' });
@@ -108,13 +100,18 @@ export function FileAnswerField({
   const remove = async () => {
     if (!value) return;
     setError(null);
+    if (value.kept) {
+      onChange(null);
+      refocus.current = true;
+      return;
+    }
     setUpload({ kind: 'removing' });
     try {
       await deleteRunFile(executionId, value.fileId);
       onChange(null);
       refocus.current = true;
     } catch (err) {
-      setError(uploadError(t, err));
+      setError(errorMessage(t, err));
     } finally {
       setUpload({ kind: 'idle' });
     }
@@ -165,7 +162,7 @@ export function FileAnswerField({
                 {value.filename}
               </p>
               <p className="text-xs text-slate-700">
-                {formatFileSize(value.size, lng)} · {t('file.uploaded')}
+                {formatFileSize(value.size, lng)} · {value.kept ? t('file.kept') : t('file.uploaded')}
               </p>
             </div>
           </div>

@@ -4,18 +4,24 @@ import { useNavigate } from 'react-router';
 import { Button } from '#web/components/ui/button';
 import { Dialog, DialogActions } from '#web/components/ui/dialog';
 
-/** Shown when the start call answers 402: how many credits the run needs, and the way to get them. */
+/**
+ * Shown when a run cannot be paid for (402 at its start, at its answers or at a chat's first message): how
+ * many credits it needs, and the way to get them. Closing it leaves the page, or, with `onClose` (the answers
+ * were refused), returns to the form or conversation as it was.
+ */
 export function InsufficientCreditsDialog({
   required,
   balance,
+  onClose,
 }: {
   required: number;
   balance: number | null;
+  onClose?: () => void;
 }) {
   const { t } = useTranslation('execute');
   const { t: tc } = useTranslation();
   const navigate = useNavigate();
-  const leave = () => void navigate('/workflows');
+  const leave = onClose ?? (() => void navigate('/workflows'));
   return (
     <Dialog
       open

@@ -8,14 +8,14 @@ import { fileKindOf, formatFileSize, isVideoUrl, resultDownloadUrl } from '#web/
 import { MarkdownText } from '#web/components/ui/markdown';
 
 /** The message a workflow may attach to its result (`output_data.message`). */
-export function resultMessage(outputData: unknown): string | null {
+function resultMessage(outputData: unknown): string | null {
   if (!outputData || typeof outputData !== 'object') return null;
   const message = (outputData as { message?: unknown }).message;
   return typeof message === 'string' && message.trim() ? message : null;
 }
 
 /** The text a text result carries: the workflow's message, or the whole output when it sent a bare string. */
-export function resultText(outputData: unknown): string | null {
+function resultText(outputData: unknown): string | null {
   if (typeof outputData === 'string') return outputData.trim() ? outputData : null;
   return resultMessage(outputData);
 }
@@ -85,12 +85,14 @@ function TextResult({ outputData }: { outputData: unknown }) {
       <p role="status" className="sr-only" data-testid="result-copy-status">
         {copy === 'copied' ? t('result.copied') : copy === 'failed' ? t('result.copyFailed') : ''}
       </p>
-      {/* Long messages scroll inside the card instead of pushing the next steps off the screen. */}
+      {/* Long messages scroll inside the card instead of pushing the next steps off the screen. The card grows
+          to 20 lines of text (1.5rem each) plus its top padding, so its lower edge falls between two lines of
+          plain text rather than through one. */}
       <div
         tabIndex={0}
         role="region"
         aria-label={t('result.output')}
-        className="mt-2 max-h-96 overflow-auto rounded-lg border border-slate-200 bg-slate-50 p-4 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
+        className="mt-2 max-h-[31rem] overflow-auto overscroll-contain rounded-lg border border-slate-200 bg-slate-50 p-4 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
         data-testid="result-text"
       >
         <MarkdownText>{text}</MarkdownText>

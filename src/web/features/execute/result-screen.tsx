@@ -1,17 +1,30 @@
 import { CheckCircle2, RotateCcw, XCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { TExecution } from '#shared/contract/executions';
+import type { TInteractionType } from '#shared/contract/workflows';
 import { ReviewsPanel } from '#web/components/reviews/reviews-panel';
-import { Button } from '#web/components/ui/button';
-import { BackButton } from '#web/components/ui/link-button';
+import { BackButton, LinkButton } from '#web/components/ui/link-button';
 import { cn } from '#web/lib/utils';
+import { notSubmittedText } from './lib/end-reason';
 import { ResultOutput } from './result-output';
+import { RunFailure, RunLeftNotice } from './run-failure';
+import { SaveAnswersPanel } from './save-answers-panel';
 
 /** The end of a run: success or the "finished" state with its error, the output and the next steps. */
-export function ResultScreen({ run, title }: { run: TExecution; title: string }) {
+export function ResultScreen({
+  run,
+  title,
+  interactionType,
+}: {
+  run: TExecution;
+  title: string;
+  /** What kind of workflow ran: a survey's answers can be saved, a chat's cannot. */
+  interactionType?: TInteractionType | null;
+}) {
   const { t } = useTranslation('execute');
   const ok = run.status === 'completed';
-  const refunded = run.status === 'failed' || run.status === 'expired';
+  const refunded = run.creditsRefunded > 0;
+  const leftText = notSubmittedText(t, run);
   const Icon = ok ? CheckCircle2 : XCircle;
 
   return (
@@ -33,7 +46,7 @@ export function ResultScreen({ run, title }: { run: TExecution; title: string })
             {ok ? t('result.completed') : t('result.finished')}
           </h1>
           <p className="mt-1 text-sm text-slate-700">{title}</p>
-          {/* A failed or expired run is refunded, so it shows what came back rather than what was spent. */}
+          {/* A refunded run shows what came back rather than what was spent. */}
           <p
             className={cn(
               'mt-3 inline-flex rounded-full px-3 py-1 text-sm font-medium',
@@ -42,31 +55,43 @@ export function ResultScreen({ run, title }: { run: TExecution; title: string })
             data-testid="result-credits"
           >
             {refunded
-              ? t('result.creditsRefunded', { count: run.creditsUsed })
+              ? t('result.creditsRefunded', { count: run.creditsRefunded })
               : t('result.creditsUsed', { count: run.creditsUsed })}
           </p>
           {refunded ? <p className="mt-2 text-sm text-slate-700">{t('result.refunded')}</p> : null}
         </div>
-        {run.errorMessage || !ok ? (
-          <div
-            role="alert"
-            className="mt-6 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-800"
-          >
-            <p className="font-semibold">{t(`result.status.${run.status}`)}</p>
-            <p className="mt-1 break-words" data-testid="result-error">
-              {run.errorMessage || t('result.noErrorMessage')}
-            </p>
+        {leftText ? (
+          <div className="mt-6">
+            <RunLeftNotice text={leftText} testId="result-error" />
+          </div>
+        ) : !ok ? (
+          <div className="mt-6">
+            <RunFailure run={run} testId="result-error" />
           </div>
         ) : null}
         <div className="mt-6">
           <ResultOutput run={run} />
         </div>
+        {interactionType && run.workflowId ? (
+          <div className="mt-6">
+            <SaveAnswersPanel
+              source={{ kind: 'run', runId: run.id }}
+              isChat={interactionType === 'chatbot'}
+            />
+          </div>
+        ) : null}
         <div className="mt-8 flex flex-col-reverse gap-3 border-t border-slate-100 pt-6 sm:flex-row sm:justify-center">
           <BackButton to="/workflows">{t('result.back')}</BackButton>
-          <Button onClick={() => window.location.reload()}>
-            <RotateCcw className="size-4" aria-hidden="true" />
-            {t('result.again')}
-          </Button>
+          {/* The address is this run's own page by now: a new run starts from the workflow's execute page. */}
+          {run.workflowId ? (
+            <LinkButton
+              to={`/workflows/${run.workflowId}/execute`}
+              icon={RotateCcw}
+              data-testid="result-again"
+            >
+              {t('result.again')}
+            </LinkButton>
+          ) : null}
         </div>
       </div>
       {/* A completed run is when the person can judge the workflow: rate it here, and read the others. */}

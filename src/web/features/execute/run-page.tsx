@@ -1,18 +1,23 @@
 import { ArrowLeft, Paperclip, RotateCcw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import { pickLanguage } from '#shared/contract/common';
 import type { TExecutionDetail, TSentAnswer, TStoredFileAnswer } from '#shared/contract/executions';
 import { BackButton, IconLink, LinkButton } from '#web/components/ui/link-button';
 import { formatFileSize } from '#web/components/ui/file-meta';
 import { RunStatusBadge } from '#web/components/ui/run-status-badge';
 import { Spinner } from '#web/components/ui/spinner';
-import { ApiError } from '#web/lib/api';
+import { ApiError } from '#web/lib/api-client';
 import { cn } from '#web/lib/utils';
+import { hasEnded } from './api/get-execution';
 import { useExecutionDetail } from './api/get-execution-detail';
 import type { RunResponse } from './lib/chat-transcript';
+import { endedStateOf } from './lib/ended-state';
+import { notSubmittedText } from './lib/end-reason';
 import type { RunAgainState } from './lib/prefill';
 import { ResultOutput } from './result-output';
+import { ResultScreen } from './result-screen';
+import { RunFailure, RunLeftNotice } from './run-failure';
 import { NotShownPanel } from './state-panel';
 
 type StepTone = 'done' | 'waiting' | 'failed' | 'refund';
@@ -44,7 +49,8 @@ function timelineOf(run: TExecutionDetail, t: (key: string) => string): Step[] {
   if (run.status === 'completed') {
     steps.push({ key: 'result', label: t('run.timeline.completed'), at: run.completedAt, tone: 'done' });
   } else if (run.status === 'failed' || run.status === 'expired') {
-    steps.push({ key: 'ended', label: t(`run.timeline.${run.status}`), at: run.completedAt, tone: 'failed' });
+    const ended = run.endReason === 'not_submitted' ? 'notSubmitted' : run.status;
+    steps.push({ key: 'ended', label: t(`run.timeline.${ended}`), at: run.completedAt, tone: 'failed' });
     if (run.creditsRefunded > 0) {
       steps.push({ key: 'refund', label: t('run.timeline.refunded'), at: run.completedAt, tone: 'refund' });
     }
@@ -71,6 +77,9 @@ export default function RunPage() {
   const lng = i18n.resolvedLanguage === 'es' ? 'es' : 'en';
   const query = useExecutionDetail(executionId);
   const run = query.data;
+  // The execute page hands over here once its run ends (the address becomes the run's own): the result is
+  // shown as it was there, and again on a reload, since the browser keeps the navigation state.
+  const endedHere = endedStateOf(useLocation().state);
 
   const back = <BackButton to="/my-workflows">{t('run.back')}</BackButton>;
 
@@ -81,6 +90,10 @@ export default function RunPage() {
   }
 
   const title = run.workflowName ? pickLanguage(run.workflowName, lng) : t('run.workflowDeleted');
+  if (endedHere && hasEnded(run)) {
+    return <ResultScreen run={run} title={title} interactionType={run.interactionType} />;
+  }
+  const leftText = notSubmittedText(t, run);
   const steps = timelineOf(run, t);
   const answers = run.answers ?? [];
   const isChat = run.interactionType === 'chatbot';
@@ -103,6 +116,8 @@ export default function RunPage() {
       </div>
       <p className="mt-1 text-sm text-slate-700">
         {t('run.subtitle', { date: formatTime(run.createdAt, lng) ?? '' })}
+        {' · '}
+        <span data-testid="run-origin">{t(`runOrigin.${run.origin}`, { ns: 'common' })}</span>
       </p>
 
       <dl className="mt-6 grid grid-cols-2 gap-3" data-testid="run-credits">
@@ -155,12 +170,13 @@ export default function RunPage() {
         </ol>
       </section>
 
-      {run.errorMessage ? (
-        <div className="mt-6 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-800">
-          <p className="font-semibold">{t(`result.status.${run.status}`)}</p>
-          <p className="mt-1 break-words" data-testid="run-error">
-            {run.errorMessage}
-          </p>
+      {leftText ? (
+        <div className="mt-6">
+          <RunLeftNotice text={leftText} testId="run-not-submitted" />
+        </div>
+      ) : run.errorCode || run.errorMessage ? (
+        <div className="mt-6">
+          <RunFailure run={run} testId="run-error" />
         </div>
       ) : null}
 

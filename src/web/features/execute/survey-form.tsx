@@ -4,15 +4,19 @@ import { useTranslation } from 'react-i18next';
 import { pickLanguage } from '#shared/contract/common';
 import { optionText, type TSurveyQuestion } from '#shared/contract/workflows';
 import { Button } from '#web/components/ui/button';
+import { FieldError } from '#web/components/ui/form-field';
 import { Input, Textarea } from '#web/components/ui/input';
 import { useToastClearance } from '#web/components/ui/toast';
+import { caseKey, fieldProblems } from '#web/lib/error-key';
 import { cn } from '#web/lib/utils';
 import { FileAnswerField } from './file-answer-field';
+import { SaveAnswersPanel } from './save-answers-panel';
 import {
+  type AnswerIssue,
+  answerIssues,
   initialAnswers,
   isRequired,
   isUploadedFile,
-  missingAnswers,
   type SurveyAnswer,
   type SurveyAnswers,
   type SurveyResponse,
@@ -27,6 +31,44 @@ const INVALID = 'border-red-600 focus:border-red-600 focus:ring-red-600/30';
 const SCROLL_ROOM = 'scroll-mt-28';
 
 const fieldId = (q: TSurveyQuestion) => `survey-${q.id}`;
+
+/**
+ * A field's problem, found by the form's own check or named by the server's refusal: either way a case of
+ * VALIDATION_ERROR in the errors namespace, worded here in the reader's language.
+ */
+type FieldIssue = Omit<AnswerIssue, 'key'> & {
+  key: string;
+  /** A text of the form's own (execute namespace). */ own?: true;
+};
+
+/**
+ * Files kept with the saved answers being edited are the saved answers', not this run's: sending the run
+ * needs each one replaced by an upload (saving does not).
+ */
+function keptFileIssues(questions: TSurveyQuestion[], answers: SurveyAnswers): Array<[string, FieldIssue]> {
+  return questions.flatMap((q): Array<[string, FieldIssue]> => {
+    const answer = answers[q.id];
+    return isUploadedFile(answer) && answer.kept
+      ? [[q.id, { key: 'survey.keptFileNotSent', own: true }]]
+      : [];
+  });
+}
+
+/**
+ * The server's refusal of the answers, by question id: its `answers.<id>` fields with the case of each (the
+ * code's own wording when the server named none this client knows).
+ */
+function refusalIssues(refusal: unknown, questions: TSurveyQuestion[]): Record<string, FieldIssue> {
+  const ids = new Set(questions.map((q) => q.id));
+  return Object.fromEntries(
+    fieldProblems(refusal).flatMap(({ field, key, params }) => {
+      const id = field.replace(/^answers\./, '');
+      if (!field.startsWith('answers.') || !ids.has(id)) return [];
+      const known = key !== undefined && caseKey('VALIDATION_ERROR', key) !== null;
+      return [[id, { key: known ? key : 'default', ...(params ? { params } : {}) }]];
+    }),
+  );
+}
 const errorId = (q: TSurveyQuestion) => `survey-${q.id}-error`;
 
 export function SurveyForm({
@@ -38,6 +80,9 @@ export function SurveyForm({
   onSubmit,
   initial,
   notice,
+  refusal,
+  workflowId,
+  editing,
 }: {
   /** The pending run: file answers are uploaded to it before the answers are sent. */
   executionId: string;
@@ -50,30 +95,50 @@ export function SurveyForm({
   initial?: SurveyAnswers;
   /** A line above the questions saying where the starting answers came from. */
   notice?: string;
+  /**
+   * The complete call's failure, if the last send failed: a refusal of the answers (the workflow's questions
+   * changed since the page loaded) is shown next to the fields it names.
+   */
+  refusal?: unknown;
+  /** The workflow whose answers may be saved without running them ("save without running"). */
+  workflowId?: string;
+  /** Saved answers being edited: saving replaces their answers instead of saving new ones. */
+  editing?: { id: string; name: string } | undefined;
 }) {
   const { t, i18n } = useTranslation('execute');
   const lng = i18n.resolvedLanguage ?? 'en';
   const [answers, setAnswers] = useState<SurveyAnswers>(() => ({ ...initialAnswers(questions), ...initial }));
-  const [missing, setMissing] = useState<string[]>([]);
+  // The form's own check (the server's rules, answerIssues) by question id; the browser's bubbles are off.
+  const [issues, setIssues] = useState<Record<string, FieldIssue>>({});
+  const [shownRefusal, setShownRefusal] = useState<unknown>(refusal);
+  if (refusal !== shownRefusal) {
+    setShownRefusal(refusal);
+    if (refusal) setIssues(refusalIssues(refusal, questions));
+  }
   const submitRow = useRef<HTMLDivElement>(null);
   useToastClearance(submitRow);
   const text = (q: TSurveyQuestion) => pickLanguage(q.question, lng);
 
   const setAnswer = (id: string, value: SurveyAnswer) => {
     setAnswers((a) => ({ ...a, [id]: value }));
-    setMissing((m) => m.filter((x) => x !== id));
+    setIssues(({ [id]: _fixed, ...rest }) => rest);
   };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const gaps = missingAnswers(questions, answers);
-    setMissing(gaps);
-    if (gaps.length > 0) {
-      document.getElementById(`survey-${gaps[0]}`)?.focus();
+    const found: Array<[string, FieldIssue]> = answerIssues(questions, answers, lng === 'es' ? 'es' : 'en');
+    const byId = new Set(found.map(([id]) => id));
+    found.push(...keptFileIssues(questions, answers).filter(([id]) => !byId.has(id)));
+    // In the questions' order, so the first one is focused.
+    found.sort(([a], [b]) => questions.findIndex((q) => q.id === a) - questions.findIndex((q) => q.id === b));
+    setIssues(Object.fromEntries(found));
+    if (found.length > 0) {
+      document.getElementById(`survey-${found[0]![0]}`)?.focus();
       return;
     }
-    onSubmit(surveyResponses(questions, answers, text, lng));
+    onSubmit(surveyResponses(questions, answers));
   };
+  const issueCount = Object.keys(issues).length;
 
   return (
     <div className="mx-auto max-w-2xl px-4 py-10">
@@ -89,6 +154,7 @@ export function SurveyForm({
       <form
         noValidate
         onSubmit={submit}
+        data-testid="survey-form"
         className="mt-8 space-y-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
       >
         <p className="text-sm text-slate-700">
@@ -105,9 +171,9 @@ export function SurveyForm({
             {notice}
           </p>
         ) : null}
-        {missing.length > 0 ? (
+        {issueCount > 0 ? (
           <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
-            {t('survey.missingSummary', { count: missing.length })}
+            {t('survey.invalidSummary', { count: issueCount })}
           </p>
         ) : null}
         {questions.map((q, index) => (
@@ -118,7 +184,7 @@ export function SurveyForm({
             question={q}
             text={text(q)}
             value={answers[q.id] ?? (q.type === 'checkbox' ? [] : '')}
-            invalid={missing.includes(q.id)}
+            issue={issues[q.id]}
             onChange={(value) => setAnswer(q.id, value)}
           />
         ))}
@@ -129,6 +195,31 @@ export function SurveyForm({
           </Button>
         </div>
       </form>
+      {workflowId ? (
+        <div className="mt-6">
+          <SaveAnswersPanel
+            isChat={false}
+            source={{
+              kind: 'form',
+              workflowId,
+              runId: executionId,
+              ...(editing ? { editing } : {}),
+              // Checked as a send is; the fields show what to fix and nothing is saved until they are right.
+              answers: () => {
+                const found = answerIssues(questions, answers, lng === 'es' ? 'es' : 'en');
+                setIssues(Object.fromEntries(found));
+                if (found.length > 0) {
+                  document.getElementById(`survey-${found[0]![0]}`)?.focus();
+                  return null;
+                }
+                return Object.fromEntries(
+                  surveyResponses(questions, answers).map((r) => [r.questionId, r.answer]),
+                );
+              },
+            }}
+          />
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -139,7 +230,7 @@ function QuestionField({
   index,
   text,
   value,
-  invalid,
+  issue,
   onChange,
 }: {
   executionId: string;
@@ -147,12 +238,18 @@ function QuestionField({
   index: number;
   text: string;
   value: SurveyAnswer;
-  invalid: boolean;
+  /** What the form's check found wrong with this answer, if anything. */
+  issue: FieldIssue | undefined;
   onChange(value: SurveyAnswer): void;
 }) {
   const { t, i18n } = useTranslation('execute');
   const lng = i18n.resolvedLanguage ?? 'en';
   const required = isRequired(q);
+  const invalid = issue !== undefined;
+  // The texts are the server's own (the errors namespace), so the form and a refusal say the same thing.
+  const message = issue
+    ? t(issue.own ? issue.key : `errors:VALIDATION_ERROR.${issue.key}`, issue.params ?? {})
+    : null;
   const described = invalid ? { 'aria-describedby': errorId(q), 'aria-invalid': true } : {};
   const label = (
     <>
@@ -167,11 +264,7 @@ function QuestionField({
       ) : null}
     </>
   );
-  const error = invalid ? (
-    <p id={errorId(q)} className="mt-1.5 text-sm font-medium text-red-700">
-      {t('survey.missing')}
-    </p>
-  ) : null;
+  const error = <FieldError id={errorId(q)} message={message} />;
 
   if (q.type === 'file') {
     return (
@@ -183,7 +276,7 @@ function QuestionField({
         label={label}
         value={isUploadedFile(value) ? value : null}
         invalid={invalid}
-        invalidMessage={t('file.missing')}
+        invalidMessage={message}
         // An empty string is the form's "no answer", as for the other types.
         onChange={(file) => onChange(file ?? '')}
       />
@@ -193,7 +286,7 @@ function QuestionField({
   if (q.type === 'checkbox') {
     const chosen = Array.isArray(value) ? value : [];
     return (
-      <fieldset>
+      <fieldset aria-describedby={invalid ? errorId(q) : undefined}>
         <legend className="mb-2 text-sm font-medium text-slate-900">{label}</legend>
         <div className="grid gap-2 sm:grid-cols-2">
           {q.options.map((option, i) => (
@@ -207,6 +300,7 @@ function QuestionField({
                 type="checkbox"
                 className={cn('size-4 accent-brand-600', SCROLL_ROOM)}
                 checked={chosen.includes(option)}
+                aria-invalid={invalid || undefined}
                 onChange={() => onChange(toggleOption(q.options, chosen, option))}
               />
               {optionText(q, option, lng)}
@@ -214,6 +308,7 @@ function QuestionField({
           ))}
         </div>
         <p className="mt-1.5 text-xs text-slate-700">{t('survey.checkboxHint')}</p>
+        {error}
       </fieldset>
     );
   }
@@ -255,6 +350,8 @@ function QuestionField({
           id={fieldId(q)}
           type={q.type === 'number' ? 'number' : 'text'}
           inputMode={q.type === 'number' ? 'decimal' : undefined}
+          // Shown to the spinner and to assistive technology; the form's own check enforces them.
+          {...(q.type === 'number' ? { step: 'any', min: q.min, max: q.max } : {})}
           required={required}
           value={str}
           onChange={(e) => onChange(e.target.value)}

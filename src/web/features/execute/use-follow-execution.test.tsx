@@ -5,37 +5,12 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useCompleteExecution } from './api/complete-execution';
 import { useFollowExecution } from './use-follow-execution';
+import { FakeEventSource } from '#web/lib/testing/fake-event-source';
 
 const RUN_ID = '6f1c2a9e-1111-4222-8333-444455556666';
 const run = (status: string) => ({ id: RUN_ID, status });
 const json = (body: unknown) =>
   new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-
-/** The browser's EventSource, driven by the test: `push` delivers an event as the server would. */
-class FakeEventSource {
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSED = 2;
-  static opened: FakeEventSource[] = [];
-  readyState = FakeEventSource.OPEN;
-  onmessage: ((event: MessageEvent<string>) => void) | null = null;
-  onopen: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  private readonly listeners = new Map<string, (event: MessageEvent<string>) => void>();
-  constructor(readonly url: string) {
-    FakeEventSource.opened.push(this);
-  }
-  addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
-    this.listeners.set(type, listener);
-  }
-  close() {
-    this.readyState = FakeEventSource.CLOSED;
-  }
-  push(body: unknown) {
-    if (this.readyState === FakeEventSource.CLOSED) return;
-    this.listeners.get('execution')?.(new MessageEvent('execution', { data: JSON.stringify(body) }));
-  }
-}
 
 function deferred<T>() {
   let resolve!: (value: T) => void;

@@ -29,7 +29,14 @@ export default function MyExecutionsPage() {
       header: t('columns.status'),
       className: 'w-[13%]',
       cardAside: true,
-      cell: (run) => <RunStatusBadge status={run.status} />,
+      cell: (run) => (
+        <span className="inline-flex flex-col items-start gap-1">
+          <RunStatusBadge status={run.status} />
+          {run.origin === 'web' ? null : (
+            <span className="text-xs text-slate-700">{t(`runOrigin.${run.origin}`, { ns: 'common' })}</span>
+          )}
+        </span>
+      ),
     },
     {
       id: 'result',

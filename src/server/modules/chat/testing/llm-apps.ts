@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { startTestLlmServer, type TestLlmServer } from '#server/providers/llm/test-llm-server.js';
+import { startTestLlmServer, type TestLlmServer } from '#server/providers/llm/testing/test-llm-server.js';
 import { buildTestApp, type TestApp } from '#server/test/harness.js';
 import { ledgerMismatches } from '#server/test/ledger-check.js';
 

@@ -9,4 +9,7 @@ export const PURCHASES = {
   starterMonthly: { type: 'monthly', credits: 20, usdAmount: 8, planName: 'Starter' },
   proMonthly: { type: 'monthly', credits: 60, usdAmount: 20, planName: 'Pro' },
   businessMonthly: { type: 'monthly', credits: 200, usdAmount: 60, planName: 'Business' },
+  starterOffer: { type: 'offer', credits: 10, usdAmount: 5, planName: 'Starter' },
+  proOffer: { type: 'offer', credits: 50, usdAmount: 20, planName: 'Pro' },
+  enterpriseOffer: { type: 'offer', credits: 300, usdAmount: 100, planName: 'Enterprise' },
 } as const;

@@ -1,5 +1,5 @@
 /** One server-sent event as a reader sees it. */
-export interface ReceivedEvent {
+interface ReceivedEvent {
   event: string;
   id: string | null;
   data: string;

@@ -65,3 +65,20 @@ export const XLSX = zip({
   'xl/workbook.xml': '<workbook/>',
   'xl/worksheets/sheet1.xml': '<worksheet/>',
 });
+
+/**
+ * A workbook that lies about its sizes: a few kilobytes on the wire, its sheet inflating to 16 MiB, while its
+ * central directory and local headers agree on 1000 bytes per entry.
+ */
+export function lyingXlsx(): Buffer {
+  const bytes = zip({
+    '[Content_Types].xml': '<?xml version="1.0"?><Types/>',
+    'xl/workbook.xml': '<workbook/>',
+    'xl/worksheets/sheet1.xml': 'A'.repeat(16 * 1024 * 1024),
+  });
+  for (let i = 0; i < bytes.length - 4; i += 1) {
+    if (bytes.readUInt32LE(i) === 0x02014b50) bytes.writeUInt32LE(1000, i + 24);
+    if (bytes.readUInt32LE(i) === 0x04034b50) bytes.writeUInt32LE(1000, i + 22);
+  }
+  return bytes;
+}

@@ -25,7 +25,7 @@ export interface ServiceAnswer {
   headers?: Record<string, string>;
 }
 
-export type ServiceHandler = (call: ReceivedCall) => ServiceAnswer | Promise<ServiceAnswer>;
+type ServiceHandler = (call: ReceivedCall) => ServiceAnswer | Promise<ServiceAnswer>;
 
 /**
  * A workflow service on a loopback port, as a workflow builder would run it: it receives the signed

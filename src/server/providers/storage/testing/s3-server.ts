@@ -5,7 +5,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 
 /** s3rver's fixed credentials: it checks request signatures against them. */
-export const S3RVER_KEY = 'S3RVER';
+const S3RVER_KEY = 'S3RVER';
 
 export interface TestS3 {
   endpoint: string;

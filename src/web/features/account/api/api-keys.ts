@@ -1,12 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TApiKeyCreate, TApiKeyCreated, TApiKeyList } from '#shared/contract/api-keys';
-import { api, apiDelete, apiPost } from '#web/lib/api';
+import { api, type ApiBody } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
 export function useApiKeys() {
   return useQuery({
     queryKey: queryKeys.apiKeys(),
-    queryFn: () => api<TApiKeyList>('/api/account/api-keys'),
+    queryFn: () => api.get('/api/account/api-keys'),
     select: (list) => list.keys,
   });
 }
@@ -15,7 +14,8 @@ export function useApiKeys() {
 export function useCreateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: TApiKeyCreate) => apiPost<TApiKeyCreated>('/api/account/api-keys', body),
+    mutationFn: (body: ApiBody<'/api/account/api-keys', 'post'>) =>
+      api.post('/api/account/api-keys', { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys() }),
   });
 }
@@ -23,7 +23,7 @@ export function useCreateApiKey() {
 export function useRevokeApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiDelete<{ ok: true }>(`/api/account/api-keys/${id}`),
+    mutationFn: (id: string) => api.delete('/api/account/api-keys/{id}', { path: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys() }),
   });
 }

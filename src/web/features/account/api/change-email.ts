@@ -1,10 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import type { TEmailChange, TEmailChangeResponse } from '#shared/contract/account';
-import { apiPost } from '#web/lib/api';
+import { api, type ApiBody } from '#web/lib/api-client';
 
 /** Mails a confirmation link to the new address (202); the address changes only when the link is used. */
 export function useChangeEmail() {
   return useMutation({
-    mutationFn: (body: TEmailChange) => apiPost<TEmailChangeResponse>('/api/account/email', body),
+    mutationFn: (body: ApiBody<'/api/account/email', 'post'>) => api.post('/api/account/email', { body }),
   });
 }

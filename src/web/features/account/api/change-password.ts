@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import type { TPasswordChange } from '#shared/contract/account';
-import { apiPost } from '#web/lib/api';
+import { api, type ApiBody } from '#web/lib/api-client';
 
 /** Needs the current password; the account's other sessions end, this one stays. */
 export function useChangePassword() {
   return useMutation({
-    mutationFn: (body: TPasswordChange) => apiPost<{ ok: true }>('/api/account/password', body),
+    mutationFn: (body: ApiBody<'/api/account/password', 'post'>) =>
+      api.post('/api/account/password', { body }),
   });
 }

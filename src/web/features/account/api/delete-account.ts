@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { TAccountDelete } from '#shared/contract/account';
-import { apiPost } from '#web/lib/api';
+import { api, type ApiBody } from '#web/lib/api-client';
 
 /**
  * Deletes the account (needs the password); the server clears the cookie. The caller leaves the page
@@ -8,6 +7,6 @@ import { apiPost } from '#web/lib/api';
  */
 export function useDeleteAccount() {
   return useMutation({
-    mutationFn: (body: TAccountDelete) => apiPost<{ ok: true }>('/api/account/delete', body),
+    mutationFn: (body: ApiBody<'/api/account/delete', 'post'>) => api.post('/api/account/delete', { body }),
   });
 }

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { CREDITS_PATHS, type TSubscriptionResponse } from '#shared/contract/credits';
-import { api } from '#web/lib/api';
+import { api } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const subscriptionQuery = queryOptions({
+const subscriptionQuery = queryOptions({
   queryKey: queryKeys.subscription(),
-  queryFn: () => api<TSubscriptionResponse>(CREDITS_PATHS.subscription),
+  queryFn: () => api.get('/api/credits/subscription'),
 });
 
 /** The user's active monthly plan, or null. */

@@ -1,26 +1,26 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { CREDITS_PATHS, type TRANSACTION_FILTERS, type TUserTransaction } from '#shared/contract/credits';
-import { apiPage } from '#web/lib/api';
+import type { TRANSACTION_FILTERS } from '#shared/contract/credits';
+import { api, type ApiAnswer, type ApiPage } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
 export type TransactionFilter = (typeof TRANSACTION_FILTERS)[number] | 'all';
 
 export interface TransactionPage {
-  rows: TUserTransaction[];
+  rows: ApiPage<ApiAnswer<'/api/credits/transactions'>[number]>['items'];
   /** Every row matching the filter (the X-Total-Count header), not just the ones loaded. */
   total: number;
 }
 
 /** One page of the history, newest first, with the count of every row matching the filter. */
-export async function getTransactions(filter: TransactionFilter, limit: number): Promise<TransactionPage> {
-  const search = new URLSearchParams({ limit: String(limit) });
-  if (filter !== 'all') search.set('type', filter);
-  const { items, total } = await apiPage<TUserTransaction>(`${CREDITS_PATHS.transactions}?${search}`);
+async function getTransactions(filter: TransactionFilter, limit: number): Promise<TransactionPage> {
+  const { items, total } = await api.page('/api/credits/transactions', {
+    query: { limit, ...(filter === 'all' ? {} : { type: filter }) },
+  });
   return { rows: items, total };
 }
 
-// The first key is the path, so a purchase elsewhere refreshes every page of it by that prefix.
-export const transactionsQuery = (filter: TransactionFilter, limit: number) =>
+// Every page's key starts with transactions(), so a purchase elsewhere refreshes every page by that prefix.
+const transactionsQuery = (filter: TransactionFilter, limit: number) =>
   queryOptions({
     queryKey: queryKeys.transactionsPage({ filter, limit }),
     queryFn: () => getTransactions(filter, limit),

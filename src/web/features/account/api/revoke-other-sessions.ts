@@ -1,10 +1,12 @@
-import { useMutation } from '@tanstack/react-query';
-import type { TRevokeOthersResponse } from '#shared/contract/account';
-import { apiPost } from '#web/lib/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '#web/lib/api-client';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** Signs the account out everywhere but on this browser. */
 export function useRevokeOtherSessions() {
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiPost<TRevokeOthersResponse>('/api/account/sessions/revoke-others'),
+    mutationFn: () => api.post('/api/account/sessions/revoke-others'),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions() }),
   });
 }

@@ -2,9 +2,10 @@ import { Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '#web/components/ui/button';
 import { SettingsCard } from './settings-card';
+import { api } from '#web/lib/api-client';
 
 /** The JSON file the server sends as an attachment: profile, runs, transactions, subscriptions. */
-export const ACCOUNT_EXPORT_URL = '/api/account/export';
+const ACCOUNT_EXPORT_URL = api.url('/api/account/export');
 
 export function ExportCard() {
   const { t } = useTranslation('account');

@@ -9,12 +9,17 @@ import { SettingsFormCard } from './settings-card';
 
 type Field = 'currentPassword' | 'newPassword';
 
-/** Current and new password; the account's other sessions end, this one stays signed in. */
+/**
+ * Current and new password; the account's other sessions end, this one stays signed in. The API keys are
+ * revoked too unless the person ticks the box to keep them (unticked by default: a password changed because
+ * someone else knew it should not leave that someone's keys working).
+ */
 export function PasswordForm() {
   const { t } = useTranslation('account');
   const change = useChangePassword();
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
+  const [keepApiAccess, setKeepApiAccess] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field | 'form', string>>>({});
 
   const submit = () => {
@@ -25,14 +30,17 @@ export function PasswordForm() {
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     change.mutate(
-      { currentPassword, newPassword },
+      { currentPassword, newPassword, keepApiAccess },
       {
         onSuccess: () => {
           setCurrentPassword('');
           setNewPassword('');
+          setKeepApiAccess(false);
           toast({
             title: t('settings.password.done'),
-            description: t('settings.password.doneBody'),
+            description: t(
+              keepApiAccess ? 'settings.password.doneBody' : 'settings.password.doneBodyKeysRevoked',
+            ),
             variant: 'success',
           });
         },
@@ -64,6 +72,22 @@ export function PasswordForm() {
         onValueChange={setNewPassword}
         error={errors.newPassword}
       />
+      <div>
+        <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
+          <input
+            type="checkbox"
+            id="settings-keep-api-access"
+            className="size-4 accent-brand-600"
+            checked={keepApiAccess}
+            onChange={(e) => setKeepApiAccess(e.target.checked)}
+            aria-describedby="settings-keep-api-access-hint"
+          />
+          {t('settings.password.keepApiAccess')}
+        </label>
+        <p id="settings-keep-api-access-hint" className="mt-1 text-xs text-slate-700">
+          {t('settings.password.keepApiAccessHint')}
+        </p>
+      </div>
     </SettingsFormCard>
   );
 }

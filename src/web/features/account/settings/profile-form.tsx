@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TSessionUser } from '#shared/contract/auth';
 import { LANGUAGES, type TLanguage } from '#shared/contract/common';
@@ -7,6 +7,7 @@ import { Label } from '#web/components/ui/input';
 import { Select } from '#web/components/ui/select';
 import { toast } from '#web/components/ui/toast';
 import { formErrors } from '#web/lib/error-key';
+import { browserTimezone, timezoneNames } from '#web/lib/timezone';
 import { useUpdateProfile } from '../api/update-profile';
 import { SettingsFormCard } from './settings-card';
 
@@ -19,6 +20,8 @@ export function ProfileForm({ user }: { user: TSessionUser }) {
   const update = useUpdateProfile();
   const [fullName, setFullName] = useState(user.fullName ?? user.full_name ?? '');
   const [language, setLanguage] = useState<TLanguage>(user.language);
+  const [timezone, setTimezone] = useState(user.timezone ?? browserTimezone());
+  const zones = useMemo(() => timezoneNames(timezone), [timezone]);
   const [errors, setErrors] = useState<{ fullName?: string; form?: string }>({});
 
   const submit = () => {
@@ -29,7 +32,7 @@ export function ProfileForm({ user }: { user: TSessionUser }) {
     }
     setErrors({});
     update.mutate(
-      { fullName: name, language },
+      { fullName: name, language, timezone },
       {
         onSuccess: async (saved) => {
           if (i18n.resolvedLanguage !== saved.language) {
@@ -69,6 +72,24 @@ export function ProfileForm({ user }: { user: TSessionUser }) {
         </Select>
         <p id="settings-language-hint" className="mt-1 text-xs text-slate-700">
           {t('settings.profile.languageHint')}
+        </p>
+      </div>
+      <div>
+        <Label htmlFor="settings-timezone">{t('settings.profile.timezone')}</Label>
+        <Select
+          id="settings-timezone"
+          value={timezone}
+          onChange={(e) => setTimezone(e.target.value)}
+          aria-describedby="settings-timezone-hint"
+        >
+          {zones.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone}
+            </option>
+          ))}
+        </Select>
+        <p id="settings-timezone-hint" className="mt-1 text-xs text-slate-700">
+          {t('settings.profile.timezoneHint')}
         </p>
       </div>
     </SettingsFormCard>

@@ -6,7 +6,8 @@ import { FormError } from '#web/components/ui/form-field';
 import { cn } from '#web/lib/utils';
 
 /** The settings' blocks; each one's texts are `settings.<section>.title` and `.description` (account). */
-export type SettingsSection = 'profile' | 'password' | 'email' | 'sessions' | 'export' | 'delete';
+export type SettingsSection =
+  'profile' | 'password' | 'email' | 'sessions' | 'notifications' | 'export' | 'delete';
 
 /** One block of the settings: a titled card, optionally in the danger style. */
 export function SettingsCard({

@@ -3,6 +3,7 @@ import { AccountSection } from '../account-section';
 import { DeleteAccountCard } from './delete-account-card';
 import { EmailForm } from './email-form';
 import { ExportCard } from './export-card';
+import { NotificationsForm } from './notifications-form';
 import { PasswordForm } from './password-form';
 import { ProfileForm } from './profile-form';
 import { SessionsCard } from './sessions-card';
@@ -15,9 +16,12 @@ export function SettingsSection({ user }: { user: TSessionUser }) {
         <ProfileForm key={user.id} user={user} />
         <PasswordForm />
         <EmailForm user={user} />
-        <div className="grid gap-6">
+        <ExportCard />
+        <div className="lg:col-span-2">
+          <NotificationsForm />
+        </div>
+        <div className="lg:col-span-2">
           <SessionsCard />
-          <ExportCard />
         </div>
         <div className="lg:col-span-2">
           <DeleteAccountCard credits={user.credits ?? 0} />

@@ -1,13 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TAdjustCreditsRequest, TAdjustCreditsResponse } from '#shared/contract/admin';
-import { apiPost } from '#web/lib/api';
+import { api, type ApiBody } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
 export function useAdjustCredits() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: TAdjustCreditsRequest) =>
-      apiPost<TAdjustCreditsResponse>('/api/admin/users/adjust-credits', body),
+    mutationFn: (body: ApiBody<'/api/admin/users/adjust-credits', 'post'>) =>
+      api.post('/api/admin/users/adjust-credits', { body }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.admin.all });
       // The admin may have adjusted their own balance: the header badge reads it.

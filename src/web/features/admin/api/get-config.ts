@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TAdminConfigEntry } from '#shared/contract/admin';
-import { api } from '#web/lib/api';
+import { api } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const adminConfigQuery = queryOptions({
+const adminConfigQuery = queryOptions({
   queryKey: queryKeys.admin.config(),
-  queryFn: () => api<TAdminConfigEntry[]>('/api/admin/config'),
+  queryFn: () => api.get('/api/admin/config'),
 });
 
 export function useAdminConfig() {

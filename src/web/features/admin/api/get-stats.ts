@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TAdminStats } from '#shared/contract/admin';
-import { api } from '#web/lib/api';
+import { api } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const adminStatsQuery = queryOptions({
+const adminStatsQuery = queryOptions({
   queryKey: queryKeys.admin.stats(),
-  queryFn: () => api<TAdminStats>('/api/admin/stats'),
+  queryFn: () => api.get('/api/admin/stats'),
 });
 
 export function useAdminStats() {

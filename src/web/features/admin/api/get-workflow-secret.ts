@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TWorkflowSecret } from '#shared/contract/admin';
-import { api } from '#web/lib/api';
+import { api } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
 export const workflowSecretQuery = (id: string) =>
   queryOptions({
     queryKey: queryKeys.admin.workflowSecret(id),
-    queryFn: () => api<TWorkflowSecret>(`/api/admin/workflows/${encodeURIComponent(id)}/secret`),
+    queryFn: () => api.get('/api/admin/workflows/{id}/secret', { path: { id } }),
     // A secret is fetched when asked for and not kept around longer than the dialog.
     gcTime: 0,
   });

@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TAdminWorkflowDetail } from '#shared/contract/admin';
-import { api } from '#web/lib/api';
+import { api } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const adminWorkflowQuery = (id: string) =>
+const adminWorkflowQuery = (id: string) =>
   queryOptions({
     queryKey: queryKeys.admin.workflow(id),
-    queryFn: () => api<TAdminWorkflowDetail>(`/api/admin/workflows/${encodeURIComponent(id)}`),
+    queryFn: () => api.get('/api/admin/workflows/{id}', { path: { id } }),
   });
 
 export function useAdminWorkflow(id: string | null) {

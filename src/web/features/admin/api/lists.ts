@@ -1,36 +1,25 @@
 import { useQuery } from '@tanstack/react-query';
-import type {
-  TAdminAuditEntry,
-  TAdminAuditListQuery,
-  TAdminCreditListQuery,
-  TAdminCreditTransaction,
-  TAdminExecution,
-  TAdminExecutionListQuery,
-  TAdminUser,
-  TAdminUserListQuery,
-  TAdminWorkflow,
-  TAdminWorkflowListQuery,
-} from '#shared/contract/admin';
+import { api, type ApiQuery } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 import { adminPageQuery } from './list-fetcher';
 
 // One page of each admin list, with the total for the same filters (the outbox is in get-emails.ts).
 
-export const useAdminAudit = (params: TAdminAuditListQuery) =>
-  useQuery(adminPageQuery<TAdminAuditEntry>(queryKeys.admin.audit(params), '/api/admin/audit', params));
+export const useAdminAudit = (query: ApiQuery<'/api/admin/audit'>) =>
+  useQuery(adminPageQuery(queryKeys.admin.audit(query), () => api.page('/api/admin/audit', { query })));
 
-export const useAdminCredits = (params: TAdminCreditListQuery) =>
+export const useAdminCredits = (query: ApiQuery<'/api/admin/credits'>) =>
+  useQuery(adminPageQuery(queryKeys.admin.credits(query), () => api.page('/api/admin/credits', { query })));
+
+export const useAdminExecutions = (query: ApiQuery<'/api/admin/executions'>) =>
   useQuery(
-    adminPageQuery<TAdminCreditTransaction>(queryKeys.admin.credits(params), '/api/admin/credits', params),
+    adminPageQuery(queryKeys.admin.executions(query), () => api.page('/api/admin/executions', { query })),
   );
 
-export const useAdminExecutions = (params: TAdminExecutionListQuery) =>
+export const useAdminUsers = (query: ApiQuery<'/api/admin/users'>) =>
+  useQuery(adminPageQuery(queryKeys.admin.users(query), () => api.page('/api/admin/users', { query })));
+
+export const useAdminWorkflows = (query: ApiQuery<'/api/admin/workflows'>) =>
   useQuery(
-    adminPageQuery<TAdminExecution>(queryKeys.admin.executions(params), '/api/admin/executions', params),
+    adminPageQuery(queryKeys.admin.workflows(query), () => api.page('/api/admin/workflows', { query })),
   );
-
-export const useAdminUsers = (params: TAdminUserListQuery) =>
-  useQuery(adminPageQuery<TAdminUser>(queryKeys.admin.users(params), '/api/admin/users', params));
-
-export const useAdminWorkflows = (params: TAdminWorkflowListQuery) =>
-  useQuery(adminPageQuery<TAdminWorkflow>(queryKeys.admin.workflows(params), '/api/admin/workflows', params));

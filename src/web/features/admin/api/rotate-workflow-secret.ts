@@ -1,14 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TWorkflowSecret } from '#shared/contract/admin';
-import { apiPost } from '#web/lib/api';
+import { api } from '#web/lib/api-client';
 import { workflowSecretQuery } from './get-workflow-secret';
 import { queryKeys } from '#web/lib/query-keys';
 
 export function useRotateWorkflowSecret(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () =>
-      apiPost<TWorkflowSecret>(`/api/admin/workflows/${encodeURIComponent(id)}/rotate-secret`),
+    mutationFn: () => api.post('/api/admin/workflows/{id}/rotate-secret', { path: { id } }),
     onSuccess: (secret) => {
       queryClient.setQueryData(workflowSecretQuery(id).queryKey, secret);
       void queryClient.invalidateQueries({ queryKey: queryKeys.admin.auditAll() });

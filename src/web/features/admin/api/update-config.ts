@@ -1,13 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TAdminConfigEntry } from '#shared/contract/admin';
-import { apiPatch } from '#web/lib/api';
+import { api } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
 export function useUpdateConfig() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, value }: { id: string; value: unknown }) =>
-      apiPatch<TAdminConfigEntry>(`/api/admin/config/${encodeURIComponent(id)}`, { value }),
+      api.patch('/api/admin/config/{id}', { path: { id }, body: { value } }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.admin.all }),
   });
 }

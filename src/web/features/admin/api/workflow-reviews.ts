@@ -1,8 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TAdminReview, TAdminReviewUpdate } from '#shared/contract/reviews';
-import { apiPatch } from '#web/lib/api';
+import { api, type ApiBody } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
-import { fetchPage } from './list-fetcher';
 
 /** A workflow's reviews as admins see them (hidden ones too), a page at a time. */
 export function useAdminWorkflowReviews(
@@ -12,7 +10,7 @@ export function useAdminWorkflowReviews(
   return useQuery({
     queryKey: queryKeys.admin.workflowReviews(workflowId ?? '', params),
     queryFn: () =>
-      fetchPage<TAdminReview>(`/api/admin/workflows/${encodeURIComponent(workflowId ?? '')}/reviews`, params),
+      api.page('/api/admin/workflows/{id}/reviews', { path: { id: workflowId ?? '' }, query: params }),
     enabled: workflowId !== null,
     placeholderData: keepPreviousData,
   });
@@ -22,8 +20,8 @@ export function useAdminWorkflowReviews(
 export function useModerateReview() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, hidden }: { id: string } & TAdminReviewUpdate) =>
-      apiPatch<TAdminReview>(`/api/admin/reviews/${encodeURIComponent(id)}`, { hidden }),
+    mutationFn: ({ id, hidden }: { id: string } & ApiBody<'/api/admin/reviews/{id}', 'patch'>) =>
+      api.patch('/api/admin/reviews/{id}', { path: { id }, body: { hidden } }),
     onSuccess: (review) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.admin.all });
       void queryClient.invalidateQueries({ queryKey: queryKeys.reviews(review.workflowId) });

@@ -12,6 +12,8 @@ export interface ListFilter {
   label: string;
   /** The choices after "all" (the empty value), which comes first on every list. */
   options: Array<{ value: string; label: string }>;
+  /** The label of the empty value when it is not every row ("all but deleted"); "All" otherwise. */
+  allLabel?: string;
 }
 
 /** The column of when a row was made (every list has one). */
@@ -29,6 +31,8 @@ interface AdminListProps<T extends { id: string }> {
   /** The query of the current page. */
   page: { data?: Page<T>; isLoading: boolean; error: Error | null };
   filter: ListFilter;
+  /** A second filter beside the first (the runs' origin), kept by the screen. */
+  secondFilter?: ListFilter & { value: string; onChange(value: string): void };
   columns: Array<Column<T>>;
   /** A button beside the title (the workflows' "create"). */
   action?: ReactNode;
@@ -46,6 +50,7 @@ export function AdminList<T extends { id: string }>({
   list,
   page,
   filter,
+  secondFilter,
   columns,
   action,
   renderAfterRow,
@@ -66,8 +71,22 @@ export function AdminList<T extends { id: string }>({
           label={filter.label}
           value={list.filter}
           onChange={list.setFilter}
-          options={[{ value: '', label: t('common.all') }, ...filter.options]}
+          options={[{ value: '', label: filter.allLabel ?? t('common.all') }, ...filter.options]}
         />
+        {secondFilter ? (
+          <FilterSelect
+            label={secondFilter.label}
+            value={secondFilter.value}
+            onChange={(value) => {
+              secondFilter.onChange(value);
+              list.setPage(0);
+            }}
+            options={[
+              { value: '', label: secondFilter.allLabel ?? t('common.all') },
+              ...secondFilter.options,
+            ]}
+          />
+        ) : null}
       </ListToolbar>
       <DataTable
         label={t(`${section}.title`)}

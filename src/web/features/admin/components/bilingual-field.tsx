@@ -2,6 +2,9 @@ import { Languages } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Input, Label, RequiredMark, Textarea } from '#web/components/ui/input';
 import { toast } from '#web/components/ui/toast';
+import { errorMessage } from '#web/lib/error-key';
+import { usePublicConfig } from '#web/lib/public-config';
+import { cn } from '#web/lib/utils';
 import type { TBilingual, TLanguage } from '#shared/contract/common';
 import { useTranslateText } from '../api/translate-text';
 import { FieldError } from '#web/components/ui/form-field';
@@ -31,11 +34,15 @@ export function BilingualField({
 }: BilingualFieldProps) {
   const { t } = useTranslation('admin');
   const translate = useTranslateText();
+  // Without a language model the buttons stay, greyed, and say why (until the answer comes, they wait too).
+  const available = usePublicConfig().data?.translationAvailable === true;
+  const unavailableId = `${id}-translate-unavailable`;
 
   // The message is for the pair: the blank sides are the ones to fix, or both when neither is blank (too long).
   const blank = (['es', 'en'] as const).filter((lng) => !value[lng].trim());
 
   const fill = (target: TLanguage) => {
+    if (!available) return;
     const source = value[OTHER[target]].trim();
     if (!source) {
       toast({ title: t('translate.empty'), variant: 'destructive' });
@@ -46,7 +53,7 @@ export function BilingualField({
       {
         onSuccess: ({ translation }) => onChange({ ...value, [target]: translation }),
         onError: (err) =>
-          toast({ title: t('translate.failed'), description: err.message, variant: 'destructive' }),
+          toast({ title: t('translate.failed'), description: errorMessage(t, err), variant: 'destructive' }),
       },
     );
   };
@@ -78,7 +85,15 @@ export function BilingualField({
                   type="button"
                   onClick={() => fill(lng)}
                   disabled={translate.isPending}
-                  className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-xs font-medium text-brand-700 hover:bg-brand-50 disabled:opacity-60"
+                  // Focusable while unavailable (aria-disabled, not disabled), so keyboard users reach the reason.
+                  aria-disabled={available ? undefined : true}
+                  aria-describedby={available ? undefined : unavailableId}
+                  title={available ? undefined : t('translate.unavailable')}
+                  data-testid={`translate-${lng}`}
+                  className={cn(
+                    'inline-flex items-center gap-1 rounded-md px-2 py-1 text-xs font-medium text-brand-700 disabled:opacity-60',
+                    available ? 'hover:bg-brand-50' : 'cursor-not-allowed text-slate-600 opacity-60',
+                  )}
                 >
                   <Languages className="size-3.5" aria-hidden="true" />
                   {t(`translate.from.${OTHER[lng]}`)}
@@ -98,6 +113,11 @@ export function BilingualField({
           );
         })}
       </div>
+      {available ? null : (
+        <span id={unavailableId} className="sr-only">
+          {t('translate.unavailable')}
+        </span>
+      )}
       <FieldError id={`${id}-error`} message={error} />
     </fieldset>
   );

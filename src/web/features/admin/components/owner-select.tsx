@@ -37,7 +37,7 @@ export function OwnerSelect({ id, value, onChange, error, current }: OwnerSelect
   return (
     <LabelledField id={id} label={t('form.owner')} required error={error}>
       {(control) => (
-        <div className="grid gap-2 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)]">
+        <div className="grid gap-2 sm:grid-cols-[minmax(0,18rem)_minmax(0,1fr)]">
           <Input
             type="search"
             aria-label={t('form.ownerSearch')}

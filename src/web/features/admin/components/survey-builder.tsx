@@ -2,15 +2,15 @@ import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '#web/components/ui/button';
-import { Label } from '#web/components/ui/input';
+import { Input, Label } from '#web/components/ui/input';
 import { Select } from '#web/components/ui/select';
-import { QUESTION_TYPES, type TSurveyQuestion } from '#shared/contract/workflows';
+import { isRequiredQuestion, QUESTION_TYPES, type TSurveyQuestion } from '#shared/contract/workflows';
 import { BilingualField } from './bilingual-field';
-import { FieldError } from '#web/components/ui/form-field';
+import { describedBy, FieldError } from '#web/components/ui/form-field';
 import { FileQuestionEditor } from './file-question-editor';
 import { OptionsEditor } from './options-editor';
 
-export type SurveyErrors = Record<string, { question?: string; options?: string }>;
+export type SurveyErrors = Record<string, { question?: string; options?: string; range?: string }>;
 
 interface SurveyBuilderProps {
   questions: TSurveyQuestion[];
@@ -27,6 +27,7 @@ export const emptyQuestion = (): TSurveyQuestion => ({
   question: { es: '', en: '' },
   type: 'text',
   options: [],
+  required: true,
 });
 
 const hasOptions = (type: TSurveyQuestion['type']) => type === 'select' || type === 'checkbox';
@@ -106,13 +107,16 @@ export function SurveyBuilder({ questions, onChange, errors, listError }: Survey
                     value={q.type}
                     onChange={(e) => {
                       const type = e.target.value as TSurveyQuestion['type'];
-                      // A file question's settings belong to it alone.
-                      const { accept: _accept, maxSizeMb: _maxSizeMb, ...rest } = q;
+                      // A file question's settings, and a number question's range, belong to it alone.
+                      const { accept: _accept, maxSizeMb: _maxSizeMb, ...withoutFile } = q;
+                      const { min: _min, max: _max, ...withoutRange } = type === 'file' ? q : withoutFile;
                       onChange(
                         questions.map((x, i) =>
                           i === index
                             ? {
-                                ...(type === 'file' ? q : rest),
+                                ...(type === 'number'
+                                  ? { ...withoutRange, min: q.min, max: q.max }
+                                  : withoutRange),
                                 type,
                                 options: hasOptions(type) ? q.options : [],
                               }
@@ -128,6 +132,23 @@ export function SurveyBuilder({ questions, onChange, errors, listError }: Survey
                     ))}
                   </Select>
                 </div>
+                <label className="flex w-fit cursor-pointer items-center gap-2 text-sm font-medium text-slate-900">
+                  <input
+                    type="checkbox"
+                    className="size-4 accent-brand-600"
+                    checked={isRequiredQuestion(q)}
+                    onChange={(e) => update(index, { required: e.target.checked })}
+                  />
+                  {t('survey.required')}
+                </label>
+                {q.type === 'number' ? (
+                  <NumberRange
+                    id={`question-${q.id}-range`}
+                    question={q}
+                    error={err.range}
+                    onChange={(range) => update(index, range)}
+                  />
+                ) : null}
                 {q.type === 'file' ? (
                   <FileQuestionEditor
                     id={`question-${q.id}-file`}
@@ -166,6 +187,52 @@ export function SurveyBuilder({ questions, onChange, errors, listError }: Survey
         <Plus className="size-4" aria-hidden="true" />
         {t('survey.add')}
       </Button>
+    </div>
+  );
+}
+
+/** A number question's smallest and largest answer; an empty box is no limit. */
+function NumberRange({
+  id,
+  question,
+  error,
+  onChange,
+}: {
+  id: string;
+  question: TSurveyQuestion;
+  error: string | undefined;
+  onChange(range: Pick<TSurveyQuestion, 'min' | 'max'>): void;
+}) {
+  const { t } = useTranslation('admin');
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  // A box left empty is no limit; anything else goes to the contract, which refuses what is not a number.
+  const parse = (text: string) => (text.trim() === '' ? undefined : Number(text));
+  const box = (bound: 'min' | 'max') => (
+    <div>
+      <Label htmlFor={`${id}-${bound}`}>{t(`survey.${bound}`)}</Label>
+      <Input
+        id={`${id}-${bound}`}
+        type="number"
+        inputMode="decimal"
+        step="any"
+        value={question[bound] === undefined || Number.isNaN(question[bound]) ? '' : String(question[bound])}
+        onChange={(e) => onChange({ min: question.min, max: question.max, [bound]: parse(e.target.value) })}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(hintId, error && errorId)}
+      />
+    </div>
+  );
+  return (
+    <div>
+      <div className="grid max-w-md grid-cols-2 gap-3">
+        {box('min')}
+        {box('max')}
+      </div>
+      <p id={hintId} className="mt-1 text-xs text-slate-700">
+        {t('survey.rangeHint')}
+      </p>
+      <FieldError id={errorId} message={error} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useDebouncedValue } from './use-debounced-value';
 
-export const PAGE_SIZE = 20;
+const PAGE_SIZE = 20;
 
 export type ListState = ReturnType<typeof useListState>;
 
@@ -34,4 +34,9 @@ export function useListState(pageSize = PAGE_SIZE) {
     q,
     params: { q, limit: pageSize, offset: page * pageSize },
   };
+}
+
+/** The filter's value as one of `options` (what the list's query takes), or undefined for "all". */
+export function chosen<T extends string>(options: readonly T[], value: string): T | undefined {
+  return options.find((option) => option === value);
 }

@@ -70,7 +70,7 @@ describe('validateDraft (the contract’s rules, worded per field)', () => {
       userId: 'You must select a user',
       name: 'The name is required in Spanish and English',
       categoryKey: 'Choose a category',
-      creditsPerExecution: 'Credits per execution must be a whole number from 1 to 10,000',
+      creditsPerExecution: 'Credits per run must be a whole number from 1 to 10,000',
       webhookUrl: 'Enter a full http or https URL',
       welcomeMessage: 'The welcome message is required in Spanish and English',
       aiPrompt: 'The AI prompt is required',
@@ -103,7 +103,7 @@ describe('validateDraft (the contract’s rules, worded per field)', () => {
     'refuses %j credits per execution with the range',
     (credits) => {
       expect(validateDraft({ ...chatbot(), creditsPerExecution: credits }, en).creditsPerExecution).toBe(
-        'Credits per execution must be a whole number from 1 to 10,000',
+        'Credits per run must be a whole number from 1 to 10,000',
       );
     },
   );

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import { z } from 'zod';
 import { CATEGORIES } from '#shared/contract/categories';
+import type { TAdminWorkflowDetail } from '#shared/contract/admin';
 import type { TBilingual } from '#shared/contract/common';
 import {
   ZWorkflowInput,
@@ -25,7 +26,7 @@ export interface WorkflowDraft {
   surveyQuestions: TSurveyQuestion[];
 }
 
-export const emptyBilingual = (): TBilingual => ({ es: '', en: '' });
+const emptyBilingual = (): TBilingual => ({ es: '', en: '' });
 
 export function emptyDraft(): WorkflowDraft {
   return {
@@ -123,6 +124,10 @@ function questionMessage(rest: readonly PropertyKey[], issue: Issue, t: TFunctio
   if (part === 'options') {
     return { options: max !== undefined ? t('form.errors.tooLong', { max }) : t('survey.optionBlank') };
   }
+  if (part === 'min' || part === 'max') {
+    // A custom issue is the contract's own rule (the maximum below the minimum); the rest: not a number.
+    return { range: issue.code === 'custom' ? t('form.errors.range') : t('form.errors.rangeNumber') };
+  }
   return null;
 }
 
@@ -186,21 +191,21 @@ export function hasErrors(errors: DraftErrors): boolean {
 }
 
 /** The category whose label pair matches a stored category, if it is one of the ten. */
-export function categoryKeyOf(category: TBilingual | null | undefined): string {
+function categoryKeyOf(category: TBilingual | null | undefined): string {
   if (!category) return '';
   return CATEGORIES.find((c) => c.name.en === category.en || c.name.es === category.es)?.key ?? '';
 }
 
 /** The category's label pair; blank (which the contract refuses) when none is chosen. */
-export function categoryOf(key: string): TBilingual {
+function categoryOf(key: string): TBilingual {
   const category = CATEGORIES.find((c) => c.key === key);
   return category ? { ...category.name } : emptyBilingual();
 }
 
-export const trimmed = (text: TBilingual): TBilingual => ({ es: text.es.trim(), en: text.en.trim() });
+const trimmed = (text: TBilingual): TBilingual => ({ es: text.es.trim(), en: text.en.trim() });
 
 /** A description with nothing in either language is sent as none. */
-export function descriptionOf(text: TBilingual): TBilingual | null {
+function descriptionOf(text: TBilingual): TBilingual | null {
   const description = trimmed(text);
   return description.es || description.en ? description : null;
 }
@@ -223,5 +228,25 @@ export function draftToInput(draft: WorkflowDraft): TWorkflowInput {
     surveyQuestions: chatbot
       ? []
       : draft.surveyQuestions.map((q) => ({ ...q, question: trimmed(q.question) })),
+  };
+}
+
+/**
+ * The stored workflow as the form's values: the one row-to-form mapping (the edit page), the inverse of
+ * draftToInput for every field the create page sets.
+ */
+export function workflowToDraft(w: TAdminWorkflowDetail): WorkflowDraft {
+  return {
+    userId: w.userId ?? '',
+    name: w.name,
+    description: w.description ?? emptyBilingual(),
+    categoryKey: categoryKeyOf(w.category),
+    creditsPerExecution: String(w.creditsPerExecution),
+    isPublic: w.isPublic,
+    webhookUrl: w.webhookUrl,
+    interactionType: w.interactionType,
+    welcomeMessage: w.welcomeMessage ?? emptyBilingual(),
+    aiPrompt: w.aiPrompt ?? '',
+    surveyQuestions: w.surveyQuestions,
   };
 }

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TPasswordResetConfirm, TSessionUser } from '#shared/contract/auth';
-import { apiPost } from '#web/lib/api';
+import { api, type ApiBody } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
 /**
@@ -10,8 +9,8 @@ import { queryKeys } from '#web/lib/query-keys';
 export function useConfirmPasswordReset() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: TPasswordResetConfirm) =>
-      apiPost<TSessionUser>('/api/auth/password-reset/confirm', body),
+    mutationFn: (body: ApiBody<'/api/auth/password-reset/confirm', 'post'>) =>
+      api.post('/api/auth/password-reset/confirm', { body }),
     onSuccess: (user) => {
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
       queryClient.setQueryData(queryKeys.me, user);

@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TSessionUser, TSigninRequest } from '#shared/contract/auth';
-import { apiPost } from '#web/lib/api';
+import { api, type ApiBody } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: TSigninRequest) => apiPost<TSessionUser>('/api/auth/signin', body),
+    mutationFn: (body: ApiBody<'/api/auth/signin', 'post'>) => api.post('/api/auth/signin', { body }),
     onSuccess: (user) => queryClient.setQueryData(queryKeys.me, user),
   });
 }

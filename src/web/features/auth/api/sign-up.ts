@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TSessionUser, TSignupRequest } from '#shared/contract/auth';
-import { apiPost } from '#web/lib/api';
+import { api, type ApiBody } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
 export function useSignUp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: TSignupRequest) => apiPost<TSessionUser>('/api/auth/signup', body),
+    mutationFn: (body: ApiBody<'/api/auth/signup', 'post'>) => api.post('/api/auth/signup', { body }),
     onSuccess: (user) => queryClient.setQueryData(queryKeys.me, user),
   });
 }

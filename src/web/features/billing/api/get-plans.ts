@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { CREDITS_PATHS, type TPlansResponse } from '#shared/contract/credits';
-import { api } from '#web/lib/api';
+import { api } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
 /** The catalogue the server sells and its payment provider; it does not change while the app runs. */
-export const plansQuery = queryOptions({
+const plansQuery = queryOptions({
   queryKey: queryKeys.plans(),
-  queryFn: () => api<TPlansResponse>(CREDITS_PATHS.plans),
+  queryFn: () => api.get('/api/credits/plans'),
   staleTime: Infinity,
 });
 

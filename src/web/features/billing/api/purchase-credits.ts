@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CREDITS_PATHS, type TPurchaseRequest, type TPurchaseResponse } from '#shared/contract/credits';
-import { apiPost } from '#web/lib/api';
+import { api, type ApiBody } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
 export interface PurchaseInput {
-  body: TPurchaseRequest;
+  body: ApiBody<'/api/credits/purchase', 'post'>;
   /** The same key for a repeated attempt at the same purchase, so it is never granted twice. */
   idempotencyKey: string;
 }
@@ -14,7 +13,7 @@ export function usePurchaseCredits() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ body, idempotencyKey }: PurchaseInput) =>
-      apiPost<TPurchaseResponse>(CREDITS_PATHS.purchase, body, { 'idempotency-key': idempotencyKey }),
+      api.post('/api/credits/purchase', { body, headers: { 'idempotency-key': idempotencyKey } }),
     onSuccess: async (answer) => {
       if (answer.status !== 'completed') return;
       await Promise.all([

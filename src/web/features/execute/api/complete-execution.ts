@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TCompleteRunRequest, TExecution } from '#shared/contract/executions';
-import { api, ApiError, apiPost } from '#web/lib/api';
+import type { TExecution } from '#shared/contract/executions';
+import { api, ApiError, type ApiBody } from '#web/lib/api-client';
 import { executionQuery } from './get-execution';
 import { queryKeys } from '#web/lib/query-keys';
 
@@ -18,14 +18,14 @@ const undetermined = (err: unknown) =>
  */
 export function useCompleteExecution(executionId: string) {
   const queryClient = useQueryClient();
-  const path = `/api/executions/${encodeURIComponent(executionId)}`;
+  const path = { id: executionId };
   return useMutation({
-    mutationFn: async (body: TCompleteRunRequest) => {
+    mutationFn: async (body: ApiBody<'/api/executions/{id}/complete', 'post'>): Promise<TExecution> => {
       try {
-        return await apiPost<TExecution>(`${path}/complete`, body);
+        return await api.post('/api/executions/{id}/complete', { path, body });
       } catch (err) {
         if (!undetermined(err)) throw err;
-        const run = await api<TExecution>(path).catch(() => null);
+        const run = await api.get('/api/executions/{id}', { path }).catch(() => null);
         if (run && run.status !== 'pending') return run;
         throw err;
       }
@@ -35,5 +35,7 @@ export function useCompleteExecution(executionId: string) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.publicWorkflows() });
       void queryClient.invalidateQueries({ queryKey: queryKeys.executions() });
     },
+    // The answers pay for the run: the balance in the top bar moves (or, refused, is read again).
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.me }),
   });
 }

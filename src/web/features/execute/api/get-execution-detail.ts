@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { TExecutionDetail } from '#shared/contract/executions';
-import { api } from '#web/lib/api';
+import { api } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 import { hasEnded } from './get-execution';
 
@@ -8,9 +7,24 @@ import { hasEnded } from './get-execution';
 export function useExecutionDetail(id: string) {
   return useQuery({
     queryKey: queryKeys.executionDetail(id),
-    queryFn: () => api<TExecutionDetail>(`/api/executions/${encodeURIComponent(id)}`),
+    queryFn: () => api.get('/api/executions/{id}', { path: { id } }),
     refetchInterval: (query) => (query.state.data && !hasEnded(query.state.data) ? 3000 : false),
     // A 404 (not yours, or gone) will not change by asking again.
     retry: false,
+  });
+}
+
+/**
+ * A reopened chat's conversation so far (the server answers the person's unsent run again on a reload), read
+ * once when its screen opens: the screen then keeps the conversation itself.
+ */
+export function useConversationSoFar(id: string | null, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.executionDetail(id ?? ''),
+    queryFn: () => api.get('/api/executions/{id}', { path: { id: id ?? '' } }),
+    enabled: enabled && id !== null,
+    staleTime: Infinity,
+    retry: false,
+    select: (run) => run.conversation ?? [],
   });
 }

@@ -1,6 +1,6 @@
 import { queryOptions, replaceEqualDeep, useQuery } from '@tanstack/react-query';
 import type { TExecution } from '#shared/contract/executions';
-import { api } from '#web/lib/api';
+import { api } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
 const ENDED = new Set<TExecution['status']>(['completed', 'failed', 'expired']);
@@ -13,7 +13,7 @@ export const hasEnded = (run: Pick<TExecution, 'status'> | undefined): boolean =
  * it ended, or a fetch that left before the end) must not put it back to working. The page would then wait
  * for a change that has already happened, with its stream closed.
  */
-export function keepEnded(previous: unknown, next: unknown): unknown {
+function keepEnded(previous: unknown, next: unknown): unknown {
   const before = previous as TExecution | undefined;
   const after = next as TExecution | undefined;
   if (hasEnded(before) && !hasEnded(after) && before?.id === after?.id) return previous;
@@ -23,7 +23,8 @@ export function keepEnded(previous: unknown, next: unknown): unknown {
 export const executionQuery = (id: string) =>
   queryOptions({
     queryKey: queryKeys.execution(id),
-    queryFn: () => api<TExecution>(`/api/executions/${encodeURIComponent(id)}`),
+    // The page's leaner view of the run (the event stream feeds the same shape).
+    queryFn: (): Promise<TExecution> => api.get('/api/executions/{id}', { path: { id } }),
     structuralSharing: keepEnded,
   });
 

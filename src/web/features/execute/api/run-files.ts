@@ -1,17 +1,18 @@
-import type { TUploadedInputFile } from '#shared/contract/executions';
-import { isErrorCode } from '#shared/contract/errors';
 import { currentLanguage } from '#web/i18n';
-import { apiDelete, ApiError } from '#web/lib/api';
+import { api, apiErrorFrom, type ApiAnswer } from '#web/lib/api-client';
+
+/** What the upload answers: the file's id, name, type and size, to send as the question's answer. */
+type UploadedFile = ApiAnswer<'/api/executions/{id}/files', 'post'>;
 
 export interface UploadHandle {
-  done: Promise<TUploadedInputFile>;
+  done: Promise<UploadedFile>;
   abort(): void;
 }
 
 /**
  * Uploads one file as a question's answer. XMLHttpRequest rather than fetch: only it reports the upload's
- * progress (`onProgress` gets 0..1). Errors are ApiErrors with the server's text, already in the reader's
- * language (Accept-Language), so a refusal can say exactly what was wrong with this file.
+ * progress (`onProgress` gets 0..1). A refusal is an ApiError like any other call's, whose code and key say
+ * exactly what was wrong with this file (error-key.ts words it).
  */
 export function uploadRunFile(
   executionId: string,
@@ -20,8 +21,8 @@ export function uploadRunFile(
   onProgress: (fraction: number) => void,
 ): UploadHandle {
   const xhr = new XMLHttpRequest();
-  const done = new Promise<TUploadedInputFile>((resolve, reject) => {
-    xhr.open('POST', `/api/executions/${encodeURIComponent(executionId)}/files`);
+  const done = new Promise<UploadedFile>((resolve, reject) => {
+    xhr.open('POST', api.url('/api/executions/{id}/files', { path: { id: executionId } }));
     xhr.withCredentials = true;
     xhr.setRequestHeader('accept', 'application/json');
     xhr.setRequestHeader('accept-language', currentLanguage());
@@ -29,20 +30,17 @@ export function uploadRunFile(
       if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
     };
     xhr.onload = () => {
-      let body: unknown = null;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        // Not JSON (a proxy's page): the status still tells what happened.
-      }
-      if (xhr.status === 201) {
-        onProgress(1);
-        resolve(body as TUploadedInputFile);
+      if (xhr.status !== 201) {
+        // The same rules as every other call (api-client.ts): a proxy's page is 'Request failed'.
+        reject(apiErrorFrom(xhr.status, xhr.responseText));
         return;
       }
-      const record = (body && typeof body === 'object' ? body : {}) as { error?: unknown; code?: unknown };
-      const message = typeof record.error === 'string' && record.error ? record.error : `HTTP ${xhr.status}`;
-      reject(new ApiError(message, xhr.status, isErrorCode(record.code) ? record.code : undefined, body));
+      onProgress(1);
+      try {
+        resolve(JSON.parse(xhr.responseText) as UploadedFile);
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error('unreadable answer'));
+      }
     };
     xhr.onerror = () => reject(new TypeError('network error'));
     xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
@@ -56,8 +54,6 @@ export function uploadRunFile(
 }
 
 /** Removes an uploaded file so another can take its place. */
-export function deleteRunFile(executionId: string, fileId: string): Promise<void> {
-  return apiDelete<void>(
-    `/api/executions/${encodeURIComponent(executionId)}/files/${encodeURIComponent(fileId)}`,
-  );
+export async function deleteRunFile(executionId: string, fileId: string): Promise<void> {
+  await api.delete('/api/executions/{id}/files/{fileId}', { path: { id: executionId, fileId } });
 }

@@ -1,17 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
-import type { ZStartRunRequest, ZStartRunResponse } from '#shared/contract/executions';
-import { apiPost } from '#web/lib/api';
+import { api, type ApiBody } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
-type StartRunRequest = z.infer<typeof ZStartRunRequest>;
-type StartRunResponse = z.infer<typeof ZStartRunResponse>;
-
-/** Starts (and pays for) a run; the balance in the top bar changes, so the session user is refetched. */
+/**
+ * Opens a run (or the person's unsent run of the workflow again); nothing is charged until the answers or a
+ * chat's first message are sent. A 402 means the balance is below the price: the session user (its balance)
+ * is read again.
+ */
 export function useStartExecution() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: StartRunRequest) => apiPost<StartRunResponse>('/api/executions/start', body),
+    mutationFn: (body: ApiBody<'/api/executions/start', 'post'>) =>
+      api.post('/api/executions/start', { body }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.me }),
   });
 }

@@ -1,6 +1,6 @@
 import type { TChatRequest } from '#shared/contract/chat';
 import { isErrorCode } from '#shared/contract/errors';
-import { ApiError, errorFrom } from '#web/lib/api';
+import { api, ApiError } from '#web/lib/api-client';
 
 /** The assistant's whole reply (completion marker included) and the messages the run still allows. */
 export interface ChatReply {
@@ -18,14 +18,7 @@ export async function streamChatReply(
   body: TChatRequest,
   { signal, onText }: { signal: AbortSignal; onText(text: string): void },
 ): Promise<ChatReply> {
-  const res = await fetch('/api/chat', {
-    method: 'POST',
-    credentials: 'include',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify(body),
-    signal,
-  });
-  if (!res.ok) throw await errorFrom(res);
+  const res = await api.stream('/api/chat', { body, headers: { accept: 'text/event-stream' }, signal });
   if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body) {
     // Something between the browser and the server answered at once: the same reply, in one piece.
     const whole = (await res.json()) as ChatReply;

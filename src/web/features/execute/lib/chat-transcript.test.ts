@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorCode } from '#shared/contract/errors';
-import { ApiError } from '#web/lib/api';
+import { ApiError } from '#web/lib/api-client';
 import { messageLimitOf, readAssistantReply } from './chat-transcript';
 
 describe('readAssistantReply', () => {

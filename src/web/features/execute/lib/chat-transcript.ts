@@ -1,5 +1,5 @@
 import { splitCompletionMarker } from '#shared/contract/chat';
-import { ApiError } from '#web/lib/api';
+import { ApiError } from '#web/lib/api-client';
 
 /**
  * A chat bubble. The server keeps the conversation itself (it sends the model its own transcript and makes
@@ -8,6 +8,8 @@ import { ApiError } from '#web/lib/api';
 export interface ChatTurn {
   role: 'user' | 'assistant';
   content: string;
+  /** A reply of the built-in demo assistant: labelled so on screen, never in the text itself. */
+  demo?: boolean;
 }
 
 export interface RunResponse {

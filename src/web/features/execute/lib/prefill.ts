@@ -1,5 +1,6 @@
 import { optionText, type TSurveyQuestion } from '#shared/contract/workflows';
 import type { RunResponse } from './chat-transcript';
+import type { EditSavedState, KeptFile } from '#web/lib/saved-inputs';
 import type { SurveyAnswers } from './survey-answers';
 
 /** What "run again" hands the execute screen through the navigation state. */
@@ -20,6 +21,41 @@ function isResponse(value: unknown): value is RunResponse {
 export function prefillFromState(state: unknown): RunResponse[] | null {
   const prefill = (state as { prefill?: unknown } | null)?.prefill;
   return Array.isArray(prefill) && prefill.every(isResponse) ? prefill : null;
+}
+
+function isKeptFile(value: unknown): value is KeptFile {
+  const f = value as Partial<KeptFile> | null;
+  return (
+    typeof f === 'object' &&
+    f !== null &&
+    typeof f.questionId === 'string' &&
+    typeof f.fileId === 'string' &&
+    typeof f.filename === 'string' &&
+    typeof f.size === 'number'
+  );
+}
+
+/**
+ * The saved answers being edited, as the form's starting values (a number as its text), or null. A file
+ * answer `{ fileId }` becomes the file kept for that question (its name and size, marked kept); one naming
+ * no kept file is left empty, as the review asks for it again.
+ */
+export function savedFromState(state: unknown): { id: string; name: string; answers: SurveyAnswers } | null {
+  const saved = (state as Partial<EditSavedState> | null)?.saved;
+  if (!saved || typeof saved.id !== 'string' || typeof saved.name !== 'string') return null;
+  const files = Array.isArray(saved.files) ? saved.files.filter(isKeptFile) : [];
+  const answers: SurveyAnswers = {};
+  for (const [id, value] of Object.entries(saved.answers ?? {})) {
+    if (typeof value === 'string') answers[id] = value;
+    else if (typeof value === 'number') answers[id] = String(value);
+    else if (Array.isArray(value)) answers[id] = value.filter((v): v is string => typeof v === 'string');
+    else if (value && typeof value === 'object') {
+      const fileId = (value as { fileId?: unknown }).fileId;
+      const file = files.find((f) => f.fileId === fileId && f.questionId === id);
+      if (file) answers[id] = { fileId: file.fileId, filename: file.filename, size: file.size, kept: true };
+    }
+  }
+  return { id: saved.id, name: saved.name, answers };
 }
 
 /** The stored option a sent answer stands for: the option itself, or its label in either language. */

@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { TSurveyQuestion } from '#shared/contract/workflows';
-import { initialAnswers, isRequired, missingAnswers, surveyResponses, toggleOption } from './survey-answers';
+import { answerIssues, initialAnswers, isRequired, surveyResponses, toggleOption } from './survey-answers';
 
-const q = (id: string, type: TSurveyQuestion['type'], options: string[] = []): TSurveyQuestion => ({
+const q = (
+  id: string,
+  type: TSurveyQuestion['type'],
+  options: string[] = [],
+  extra: Partial<TSurveyQuestion> = {},
+): TSurveyQuestion => ({
   id,
   type,
   options,
   question: { es: `Pregunta ${id}`, en: `Question ${id}` },
+  ...extra,
 });
 const questions = [
   q('name', 'text'),
@@ -21,16 +27,38 @@ describe('survey answers', () => {
     expect(initialAnswers(questions)).toEqual({ name: '', about: '', size: '', plan: '', tools: [] });
   });
 
-  it('require every question but checkboxes', () => {
+  it('require what a question says, and (stored before the flag) every type but checkboxes', () => {
     expect(questions.filter(isRequired).map((x) => x.id)).toEqual(['name', 'about', 'size', 'plan']);
+    expect(isRequired(q('n', 'text', [], { required: false }))).toBe(false);
+    expect(isRequired(q('c', 'checkbox', ['a'], { required: true }))).toBe(true);
   });
 
   it('report the missing required answers in form order, whitespace counting as missing', () => {
     const answers = { ...initialAnswers(questions), about: '   ', size: '3' };
-    expect(missingAnswers(questions, answers)).toEqual(['name', 'about', 'plan']);
-    expect(missingAnswers(questions, { name: 'a', about: 'b', size: '0', plan: 'Pro', tools: [] })).toEqual(
-      [],
-    );
+    expect(answerIssues(questions, answers, 'en')).toEqual([
+      ['name', { key: 'answerRequired' }],
+      ['about', { key: 'answerRequired' }],
+      ['plan', { key: 'answerRequired' }],
+    ]);
+    expect(
+      answerIssues(questions, { name: 'a', about: 'b', size: '0', plan: 'Pro', tools: [] }, 'en'),
+    ).toEqual([]);
+  });
+
+  it('apply the server rules: an optional question may stay empty, a number keeps to its range', () => {
+    const form = [
+      q('nick', 'text', [], { required: false }),
+      q('age', 'number', [], { min: 18, max: 99 }),
+      q('floor', 'number', [], { min: 0 }),
+    ];
+    expect(answerIssues(form, { nick: '', age: '17', floor: '-1' }, 'es')).toEqual([
+      ['age', { key: 'answerOutOfRange', params: { min: 18, max: 99 } }],
+      ['floor', { key: 'answerBelowMin', params: { min: 0 } }],
+    ]);
+    expect(answerIssues(form, { nick: '', age: 'x', floor: '2.5' }, 'es')).toEqual([
+      ['age', { key: 'answerNotNumber' }],
+    ]);
+    expect(answerIssues(form, { nick: '', age: '99', floor: '0' }, 'es')).toEqual([]);
   });
 
   it('keep ticked options in the options order', () => {
@@ -41,33 +69,14 @@ describe('survey answers', () => {
     expect(toggleOption(opts, chosen, 'Notion')).toEqual(['Excel']);
   });
 
-  it('become responses with the question in the runner language and checkbox answers as lists', () => {
+  it('go to the server by question id, never with a question text of their own', () => {
     const answers = { name: ' Ana ', about: 'Bakery', size: '5', plan: 'Pro', tools: ['Excel', 'Notion'] };
-    expect(surveyResponses(questions, answers, (x) => x.question.es, 'es')).toEqual([
-      { question: 'Pregunta name', answer: 'Ana' },
-      { question: 'Pregunta about', answer: 'Bakery' },
-      { question: 'Pregunta size', answer: '5' },
-      { question: 'Pregunta plan', answer: 'Pro' },
-      { question: 'Pregunta tools', answer: ['Excel', 'Notion'] },
-    ]);
-  });
-
-  it('send a labelled option as its label in the runner language, an unlabelled one as it is', () => {
-    const labelled: TSurveyQuestion[] = [
-      {
-        ...q('severity', 'select', ['Low', 'High']),
-        optionLabels: { Low: { en: 'Low', es: 'Baja' }, High: { en: 'High', es: 'Alta' } },
-      },
-      { ...q('areas', 'checkbox', ['IT', 'Ticket']), optionLabels: { IT: { en: 'IT', es: 'Informática' } } },
-    ];
-    const answers = { severity: 'High', areas: ['IT', 'Ticket'] };
-    expect(surveyResponses(labelled, answers, (x) => x.question.es, 'es')).toEqual([
-      { question: 'Pregunta severity', answer: 'Alta' },
-      { question: 'Pregunta areas', answer: ['Informática', 'Ticket'] },
-    ]);
-    expect(surveyResponses(labelled, answers, (x) => x.question.en, 'en')).toEqual([
-      { question: 'Question severity', answer: 'High' },
-      { question: 'Question areas', answer: ['IT', 'Ticket'] },
+    expect(surveyResponses(questions, answers)).toEqual([
+      { questionId: 'name', answer: 'Ana' },
+      { questionId: 'about', answer: 'Bakery' },
+      { questionId: 'size', answer: '5' },
+      { questionId: 'plan', answer: 'Pro' },
+      { questionId: 'tools', answer: ['Excel', 'Notion'] },
     ]);
   });
 });
@@ -75,18 +84,19 @@ describe('survey answers', () => {
 describe('file answers', () => {
   const file = q('data', 'file');
   const form = [q('name', 'text'), file];
+  const uploaded = { fileId: '7d3f5a0e-8c1b-4a49-9f5e-2b6c1d0e9a77', filename: 'a.csv', size: 12 };
 
   it('are required until a file is uploaded', () => {
-    expect(missingAnswers(form, { ...initialAnswers(form), name: 'Ana' })).toEqual(['data']);
-    const uploaded = { fileId: '7d3f5a0e-8c1b-4a49-9f5e-2b6c1d0e9a77', filename: 'a.csv', size: 12 };
-    expect(missingAnswers(form, { name: 'Ana', data: uploaded })).toEqual([]);
+    expect(answerIssues(form, { ...initialAnswers(form), name: 'Ana' }, 'en')).toEqual([
+      ['data', { key: 'answerFileRequired' }],
+    ]);
+    expect(answerIssues(form, { name: 'Ana', data: uploaded }, 'en')).toEqual([]);
   });
 
   it('go to the server as the upload id, never as the file name', () => {
-    const uploaded = { fileId: '7d3f5a0e-8c1b-4a49-9f5e-2b6c1d0e9a77', filename: 'a.csv', size: 12 };
-    expect(surveyResponses(form, { name: 'Ana', data: uploaded }, (x) => x.question.en, 'en')).toEqual([
-      { question: 'Question name', answer: 'Ana' },
-      { question: 'Question data', answer: { fileId: uploaded.fileId } },
+    expect(surveyResponses(form, { name: 'Ana', data: uploaded })).toEqual([
+      { questionId: 'name', answer: 'Ana' },
+      { questionId: 'data', answer: { fileId: uploaded.fileId } },
     ]);
   });
 });

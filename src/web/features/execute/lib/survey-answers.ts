@@ -1,11 +1,19 @@
+import type { TLanguage } from '#shared/contract/common';
 import type { TCompleteRunRequest } from '#shared/contract/executions';
-import { optionText, type TSurveyQuestion } from '#shared/contract/workflows';
+import { type AnswerProblemKey, checkSurveyAnswers } from '#shared/contract/survey-schema';
+import { isRequiredQuestion, type TSurveyQuestion } from '#shared/contract/workflows';
+import type { ErrorParams } from '#shared/i18n/errors';
 
 /** A file already uploaded to the run for a file question: what the form shows and the complete call names. */
 export interface UploadedFileAnswer {
   fileId: string;
   filename: string;
   size: number;
+  /**
+   * A file kept with the saved answers being edited (decision 159), not uploaded to this run: saving names it
+   * again and keeps it; removing or replacing it touches only the form until the answers are saved.
+   */
+  kept?: true;
 }
 
 export type SurveyAnswer = string | string[] | UploadedFileAnswer;
@@ -15,27 +23,38 @@ export type SurveyResponse = TCompleteRunRequest['responses'][number];
 export const isUploadedFile = (answer: SurveyAnswer | undefined): answer is UploadedFileAnswer =>
   typeof answer === 'object' && answer !== null && !Array.isArray(answer);
 
-/** Checkbox questions may stay unticked; every other type needs an answer (the asterisk in the form). */
-export function isRequired(question: Pick<TSurveyQuestion, 'type'>): boolean {
-  return question.type !== 'checkbox';
-}
+/** Whether a question needs an answer (the asterisk in the form): its own flag, as the server reads it. */
+export const isRequired = isRequiredQuestion;
 
 /** Answers start empty: an empty string, or an empty list for checkboxes. */
 export function initialAnswers(questions: TSurveyQuestion[]): SurveyAnswers {
   return Object.fromEntries(questions.map((q) => [q.id, q.type === 'checkbox' ? [] : '']));
 }
 
-/** The ids of required questions still without an answer, in the form's order (a file question: no upload yet). */
-export function missingAnswers(questions: TSurveyQuestion[], answers: SurveyAnswers): string[] {
-  return questions
-    .filter((q) => isRequired(q))
-    .filter((q) => {
-      const answer = answers[q.id];
-      if (q.type === 'file') return !isUploadedFile(answer);
-      if (isUploadedFile(answer)) return true;
-      return Array.isArray(answer) ? answer.length === 0 : !answer?.trim();
-    })
-    .map((q) => q.id);
+/** What is wrong with one answer: a case of the errors namespace (VALIDATION_ERROR) and its values. */
+export interface AnswerIssue {
+  key: AnswerProblemKey;
+  params?: ErrorParams;
+}
+
+/**
+ * The server's own check of the answers (checkSurveyAnswers), run in the browser before they are sent:
+ * the problems by question id, in the form's order; empty when the answers may go. A file question is
+ * answered by its upload.
+ */
+export function answerIssues(
+  questions: TSurveyQuestion[],
+  answers: SurveyAnswers,
+  lng: TLanguage,
+): Array<[string, AnswerIssue]> {
+  const checked = checkSurveyAnswers(questions, answers, lng, (_q, value) =>
+    isUploadedFile(value as SurveyAnswer) ? value : null,
+  );
+  if (checked.ok) return [];
+  return checked.problems.map((p) => [
+    p.field.replace(/^answers\./, ''),
+    { key: p.key, ...(p.params ? { params: p.params } : {}) },
+  ]);
 }
 
 /** Ticks or unticks a checkbox option, keeping the options' own order. */
@@ -45,25 +64,14 @@ export function toggleOption(options: string[], chosen: string[], option: string
 }
 
 /**
- * The webhook's responses for a survey: the question in the runner's language and its answer; a chosen option
- * goes as its label in that language too, so a service gets one language per run. A file question answers
- * with the id of its upload; the server sends the workflow the file's facts and a link instead.
+ * The complete call's answers: each names its question by id, so the server takes the question's text from
+ * the workflow (in the run's language) and checks the answers as the API's; an option goes as the option,
+ * a file question as the id of its upload.
  */
-export function surveyResponses(
-  questions: TSurveyQuestion[],
-  answers: SurveyAnswers,
-  questionText: (q: TSurveyQuestion) => string,
-  lng: string,
-): SurveyResponse[] {
-  return questions.flatMap((q): SurveyResponse[] => {
+export function surveyResponses(questions: TSurveyQuestion[], answers: SurveyAnswers): SurveyResponse[] {
+  return questions.map((q): SurveyResponse => {
     const answer = answers[q.id] ?? (q.type === 'checkbox' ? [] : '');
-    if (q.type === 'file') {
-      return isUploadedFile(answer) ? [{ question: questionText(q), answer: { fileId: answer.fileId } }] : [];
-    }
-    if (isUploadedFile(answer)) return [{ question: questionText(q), answer: '' }];
-    if (Array.isArray(answer))
-      return [{ question: questionText(q), answer: answer.map((o) => optionText(q, o, lng)) }];
-    const text = q.type === 'select' && answer ? optionText(q, answer, lng) : answer.trim();
-    return [{ question: questionText(q), answer: text }];
+    if (isUploadedFile(answer)) return { questionId: q.id, answer: { fileId: answer.fileId } };
+    return { questionId: q.id, answer: Array.isArray(answer) ? answer : answer.trim() };
   });
 }

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TExecution } from '#shared/contract/executions';
-import { api } from '#web/lib/api';
+import { api } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const executionsQuery = queryOptions({
+const executionsQuery = queryOptions({
   queryKey: queryKeys.executions(),
-  queryFn: () => api<TExecution[]>('/api/executions'),
+  queryFn: (): Promise<TExecution[]> => api.get('/api/executions'),
 });
 
 /** The signed-in user's runs, newest first. */

@@ -7,12 +7,12 @@ import { useAdminAudit } from '#web/features/admin/api/lists';
 import type { Column } from '#web/components/ui/data-table';
 import { AdminList, dateColumn, type ListFilter } from '#web/features/admin/components/admin-list';
 import { jsonPreview } from '#web/features/admin/lib/json-text';
-import { useListState } from '#web/features/admin/lib/use-list-state';
+import { chosen, useListState } from '#web/features/admin/lib/use-list-state';
 
 export default function AuditPage() {
   const { t, i18n } = useTranslation('admin');
   const list = useListState();
-  const audit = useAdminAudit({ ...list.params, action: list.filter || undefined });
+  const audit = useAdminAudit({ ...list.params, action: chosen(AUDIT_ACTIONS, list.filter) });
   const [open, setOpen] = useState<Set<string>>(new Set());
   const toggle = (id: string) =>
     setOpen((prev) => {

@@ -2,6 +2,7 @@ import { Bot } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { BannerMessage } from '#web/components/ui/callout';
 import { Card } from '#web/components/ui/card';
+import { useAlertPreference, useSetAlertPreference } from '#web/features/admin/api/alert-preference';
 import { useAdminConfig } from '#web/features/admin/api/get-config';
 import { useAdminStats } from '#web/features/admin/api/get-stats';
 import { Loaded } from '#web/features/admin/components/loaded';
@@ -15,6 +16,7 @@ export default function ConfigPage() {
     <div>
       <PageHeader title={t('config.title')} subtitle={t('config.subtitle')} />
       <AssistantNotice />
+      <AlertSwitch />
       <Loaded query={config}>
         {(entries = []) => (
           <Card>
@@ -55,6 +57,31 @@ function AssistantNotice() {
           {t('config.llmAssistant')}
         </p>
       )}
+    </section>
+  );
+}
+
+/** This admin's own choice: the workflow alert mails (decision 146). */
+function AlertSwitch() {
+  const { t } = useTranslation('admin');
+  const preference = useAlertPreference();
+  const change = useSetAlertPreference();
+  if (!preference.data) return null;
+  return (
+    <section className="mb-6 rounded-lg border border-slate-200 bg-white p-4">
+      <label className="flex items-start gap-3 text-sm text-slate-900">
+        <input
+          type="checkbox"
+          className="mt-0.5 size-4"
+          checked={preference.data.workflowAlerts}
+          disabled={change.isPending}
+          onChange={(e) => change.mutate(e.target.checked)}
+        />
+        <span>
+          <span className="font-medium">{t('config.alertsLabel')}</span>
+          <span className="block text-slate-700">{t('config.alertsHelp')}</span>
+        </span>
+      </label>
     </section>
   );
 }

@@ -1,261 +1,93 @@
-import { Bot, ClipboardList } from 'lucide-react';
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
+import { pickLanguage } from '#shared/contract/pick-language';
 import { Button } from '#web/components/ui/button';
 import { Card } from '#web/components/ui/card';
-import { Input, Textarea } from '#web/components/ui/input';
 import { toast } from '#web/components/ui/toast';
-import { cn } from '#web/lib/utils';
 import { useCreateWorkflow } from '#web/features/admin/api/create-workflow';
 import { useAdminConfig } from '#web/features/admin/api/get-config';
-import { BilingualField } from '#web/features/admin/components/bilingual-field';
-import { CategorySelect } from '#web/features/admin/components/category-select';
-import { FormError } from '#web/features/admin/components/field-error';
-import { LabelledField } from '#web/features/admin/components/labelled-field';
 import { PageHeader } from '#web/features/admin/components/page-header';
-import { SurveyBuilder } from '#web/features/admin/components/survey-builder';
-import { WebhookUrlField } from '#web/features/admin/components/webhook-url-field';
-import { WorkflowIdentityFields } from '#web/features/admin/components/workflow-identity-fields';
-import {
-  draftToInput,
-  emptyDraft,
-  hasErrors,
-  validateDraft,
-  type DraftErrors,
-  type WorkflowDraft,
-} from '#web/features/admin/lib/workflow-form';
+import { SecretPanel } from '#web/features/admin/components/secret-panel';
+import { WorkflowForm } from '#web/features/admin/components/workflow-form';
+import { emptyDraft } from '#web/features/admin/lib/workflow-form';
 import { errorMessage } from '#web/lib/error-key';
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Card className="p-5 sm:p-6">
-      <h2 className="mb-4 text-lg font-semibold text-slate-900">{title}</h2>
-      <div className="space-y-5">{children}</div>
-    </Card>
-  );
-}
-
-/** The admin's create page: every field and rule of a workflow, and the survey builder. */
+/**
+ * The admin's create page: the workflow form (shared with the edit page) from blank; once saved, the workflow's
+ * signing details, so a builder can set up the service before leaving the page.
+ */
 export default function CreateWorkflowPage() {
-  const { t } = useTranslation('admin');
+  const { t, i18n } = useTranslation('admin');
   const navigate = useNavigate();
   const create = useCreateWorkflow();
   const config = useAdminConfig();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [draft, setDraft] = useState<WorkflowDraft>(emptyDraft);
-  const [errors, setErrors] = useState<DraftErrors | null>(null);
-
-  // Credits per run start at the configured default until the admin types a value.
   const configuredDefault = config.data?.find((e) => e.key === 'default_credits_per_execution')?.value;
   const defaultCredits = typeof configuredDefault === 'number' ? String(configuredDefault) : '1';
-  const [creditsTouched, setCreditsTouched] = useState(false);
-  const withCredits = (d: WorkflowDraft, touched = creditsTouched): WorkflowDraft =>
-    touched ? d : { ...d, creditsPerExecution: defaultCredits };
-  const credits = withCredits(draft).creditsPerExecution;
+  /** The workflow just created: its signing details show before the builder leaves the page. */
+  const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
 
-  const set = <K extends keyof WorkflowDraft>(key: K, value: WorkflowDraft[K]) => {
-    const touched = creditsTouched || key === 'creditsPerExecution';
-    if (touched !== creditsTouched) setCreditsTouched(true);
-    const next = withCredits({ ...draft, [key]: value }, touched);
-    setDraft(next);
-    // Once the admin has tried to submit, messages follow the fields as they are corrected.
-    if (errors) setErrors(validateDraft(next, t));
-  };
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const complete = withCredits(draft);
-    const found = validateDraft(complete, t);
-    setErrors(found);
-    if (hasErrors(found)) {
-      toast({ title: t('form.fixErrors'), variant: 'destructive' });
-      // Focus the first field that needs attention once the messages are on screen.
-      requestAnimationFrame(() =>
-        formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
-      );
-      return;
-    }
-    create.mutate(draftToInput(complete), {
-      onSuccess: () => {
-        toast({ title: t('form.created'), variant: 'success' });
-        void navigate('/admin/workflows');
-      },
-      onError: (err) =>
-        toast({
-          title: t('form.createError'),
-          description: errorMessage(t, err),
-          variant: 'destructive',
-        }),
-    });
-  };
-
-  const shown = errors ?? { questions: {} };
+  if (created) {
+    return (
+      <div>
+        <PageHeader
+          title={t('create.createdTitle', { name: created.name })}
+          subtitle={t('create.createdSubtitle')}
+        />
+        <Card className="space-y-4 p-5 sm:p-6">
+          <SecretPanel workflowId={created.id} />
+          <p className="text-sm text-slate-800">
+            {t('create.guide')}{' '}
+            <code className="rounded bg-slate-100 px-1 py-0.5 text-xs text-slate-900">docs/builders.md</code>
+            {' · '}
+            <a
+              className="font-medium text-brand-700 underline"
+              href="/api/docs"
+              target="_blank"
+              rel="noreferrer"
+            >
+              {t('create.apiDocs')}
+            </a>
+          </p>
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Button variant="secondary" onClick={() => setCreated(null)}>
+              {t('create.another')}
+            </Button>
+            <Button onClick={() => void navigate('/admin/workflows')}>{t('create.toList')}</Button>
+          </div>
+        </Card>
+      </div>
+    );
+  }
 
   return (
     <div>
       <PageHeader title={t('create.title')} subtitle={t('create.subtitle')} />
-      <form ref={formRef} onSubmit={submit} noValidate className="space-y-6">
-        <Section title={t('create.sections.basics')}>
-          <WorkflowIdentityFields idPrefix="wf" values={draft} onChange={set} errors={shown} />
-          <div className="grid gap-5 sm:grid-cols-2">
-            <CategorySelect
-              id="wf-category"
-              value={draft.categoryKey}
-              onChange={(v) => set('categoryKey', v)}
-              error={shown.categoryKey}
-            />
-            <LabelledField
-              id="wf-credits"
-              label={t('form.creditsPerExecution')}
-              required
-              error={shown.creditsPerExecution}
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  type="number"
-                  min={1}
-                  step={1}
-                  required
-                  value={credits}
-                  onChange={(e) => set('creditsPerExecution', e.target.value)}
-                />
-              )}
-            </LabelledField>
-          </div>
-          <fieldset>
-            <legend className="mb-2 text-sm font-semibold text-slate-900">{t('form.visibility')}</legend>
-            <div className="flex flex-wrap gap-3">
-              {([true, false] as const).map((isPublic) => (
-                <label
-                  key={String(isPublic)}
-                  className={cn(
-                    'flex cursor-pointer items-start gap-2 rounded-lg border px-3 py-2 text-sm',
-                    draft.isPublic === isPublic
-                      ? 'border-brand-600 bg-brand-50'
-                      : 'border-slate-300 bg-white',
-                  )}
-                >
-                  <input
-                    type="radio"
-                    name="wf-visibility"
-                    className="mt-0.5 accent-brand-600"
-                    checked={draft.isPublic === isPublic}
-                    onChange={() => set('isPublic', isPublic)}
-                  />
-                  <span>
-                    <span className="block font-medium text-slate-900">
-                      {isPublic ? t('visibility.public') : t('visibility.private')}
-                    </span>
-                    <span className="block text-slate-700">
-                      {isPublic ? t('form.publicHint') : t('form.privateHint')}
-                    </span>
-                  </span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
-        </Section>
-
-        <Section title={t('create.sections.webhook')}>
-          <WebhookUrlField
-            id="wf-webhook"
-            value={draft.webhookUrl}
-            onChange={(v) => set('webhookUrl', v)}
-            error={shown.webhookUrl}
-            explain
-          />
-        </Section>
-
-        <Section title={t('create.sections.interaction')}>
-          <fieldset>
-            <legend className="mb-2 text-sm font-semibold text-slate-900">{t('form.interactionType')}</legend>
-            <div className="grid gap-3 sm:grid-cols-2">
-              {(
-                [
-                  ['chatbot', Bot],
-                  ['survey', ClipboardList],
-                ] as const
-              ).map(([type, Icon]) => (
-                <label
-                  key={type}
-                  className={cn(
-                    'flex cursor-pointer items-start gap-3 rounded-xl border p-4 text-sm',
-                    draft.interactionType === type
-                      ? 'border-brand-600 bg-brand-50 ring-1 ring-brand-600'
-                      : 'border-slate-300 bg-white hover:border-slate-400',
-                  )}
-                >
-                  <input
-                    type="radio"
-                    name="wf-interaction"
-                    className="mt-1 accent-brand-600"
-                    checked={draft.interactionType === type}
-                    onChange={() => set('interactionType', type)}
-                  />
-                  <Icon className="mt-0.5 size-5 shrink-0 text-brand-700" aria-hidden="true" />
-                  <span>
-                    <span className="block font-semibold text-slate-900">{t(`interaction.${type}`)}</span>
-                    <span className="block text-slate-700">{t(`interaction.${type}Hint`)}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
-
-          {draft.interactionType === 'chatbot' ? (
-            <>
-              <BilingualField
-                id="wf-welcome"
-                label={t('form.welcomeMessage')}
-                value={draft.welcomeMessage}
-                onChange={(v) => set('welcomeMessage', v)}
-                multiline
-                required
-                error={shown.welcomeMessage}
-              />
-              <LabelledField
-                id="wf-prompt"
-                label={t('form.aiPrompt')}
-                required
-                error={shown.aiPrompt}
-                help={t('form.aiPromptHint')}
-              >
-                {(control) => (
-                  <Textarea
-                    {...control}
-                    rows={5}
-                    required
-                    value={draft.aiPrompt}
-                    onChange={(e) => set('aiPrompt', e.target.value)}
-                  />
-                )}
-              </LabelledField>
-            </>
-          ) : (
-            <div>
-              <h3 className="mb-3 text-sm font-semibold text-slate-900">{t('survey.title')}</h3>
-              <SurveyBuilder
-                questions={draft.surveyQuestions}
-                onChange={(v) => set('surveyQuestions', v)}
-                errors={shown.questions}
-                listError={shown.survey}
-              />
-            </div>
-          )}
-        </Section>
-
-        <FormError message={shown.form} />
-        <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-6 sm:flex-row sm:justify-end">
-          <Button asChild variant="secondary">
-            <Link to="/admin/workflows">{t('common.cancel')}</Link>
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? t('create.submitting') : t('create.submit')}
-          </Button>
-        </div>
-      </form>
+      <WorkflowForm
+        initial={emptyDraft()}
+        defaultCredits={defaultCredits}
+        submitLabel={t('create.submit')}
+        pendingLabel={t('create.submitting')}
+        pending={create.isPending}
+        onSubmit={(input) =>
+          create.mutate(input, {
+            onSuccess: (workflow) => {
+              toast({ title: t('form.created'), variant: 'success' });
+              setCreated({
+                id: workflow.id,
+                name: pickLanguage(workflow.name, i18n.resolvedLanguage ?? 'en'),
+              });
+              window.scrollTo({ top: 0 });
+            },
+            onError: (err) =>
+              toast({
+                title: t('form.createError'),
+                description: errorMessage(t, err),
+                variant: 'destructive',
+              }),
+          })
+        }
+      />
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { useAdminCredits } from '#web/features/admin/api/lists';
 import type { Column } from '#web/components/ui/data-table';
 import { AdminList, dateColumn, type ListFilter } from '#web/features/admin/components/admin-list';
 import { formatSigned } from '#web/features/admin/lib/format';
-import { useListState } from '#web/features/admin/lib/use-list-state';
+import { chosen, useListState } from '#web/features/admin/lib/use-list-state';
 
 const TYPE_TONES = {
   bonus: 'brand',
@@ -21,7 +21,7 @@ const TYPE_TONES = {
 export default function CreditsPage() {
   const { t, i18n } = useTranslation('admin');
   const list = useListState();
-  const credits = useAdminCredits({ ...list.params, type: list.filter || undefined });
+  const credits = useAdminCredits({ ...list.params, type: chosen(ADMIN_TRANSACTION_TYPES, list.filter) });
 
   const columns: Array<Column<TAdminCreditTransaction>> = [
     { id: 'user', header: t('credits.columns.user'), cell: (c) => c.user?.email ?? '—' },

@@ -1,10 +1,12 @@
 import { Activity, Coins, Users, Workflow, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { Card } from '#web/components/ui/card';
 import { RunStatusBadge } from '#web/components/ui/run-status-badge';
 import type { TAdminStats } from '#shared/contract/admin';
 import { pickLanguage } from '#shared/contract/common';
+import { useOpenIncidents } from '#web/features/admin/api/get-incidents';
 import { useAdminStats } from '#web/features/admin/api/get-stats';
 import { Loaded } from '#web/features/admin/components/loaded';
 import { PageHeader } from '#web/features/admin/components/page-header';
@@ -93,12 +95,43 @@ function RecentActivity({ stats }: { stats: TAdminStats }) {
   );
 }
 
+/** Workflows failing now (decision 146), above everything else: each opens its workflow's health page. */
+function OpenIncidents() {
+  const { t, i18n } = useTranslation('admin');
+  const incidents = useOpenIncidents();
+  if (!incidents.data || incidents.data.length === 0) return null;
+  return (
+    <section
+      aria-labelledby="open-incidents"
+      className="mb-6 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900"
+    >
+      <h2 id="open-incidents" className="text-base font-semibold">
+        {t('dashboard.openIncidents', { count: incidents.data.length })}
+      </h2>
+      <ul className="mt-2 space-y-1">
+        {incidents.data.map((i) => (
+          <li key={i.id}>
+            <Link
+              to={`/admin/workflows/${i.workflow.id}/health`}
+              className="font-medium underline underline-offset-4"
+            >
+              {pickLanguage(i.workflow.name, i18n.language)}
+            </Link>{' '}
+            · {t(`health.rule.${i.kind}`)} · {formatDateTime(i.openedAt)}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export default function DashboardPage() {
   const { t } = useTranslation('admin');
   const stats = useAdminStats();
   return (
     <div>
       <PageHeader title={t('dashboard.title')} subtitle={t('dashboard.subtitle')} />
+      <OpenIncidents />
       <Loaded query={stats}>{(data) => (data ? <Overview stats={data} /> : null)}</Loaded>
     </div>
   );

@@ -3,13 +3,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EMAIL_STATUSES, type TAdminEmail } from '#shared/contract/emails';
 import { toast } from '#web/components/ui/toast';
-import { errorKey } from '#web/lib/error-key';
+import { errorMessage } from '#web/lib/error-key';
 import { useAdminEmails } from '#web/features/admin/api/get-emails';
 import { useRetryEmail } from '#web/features/admin/api/retry-email';
 import type { Column } from '#web/components/ui/data-table';
 import { AdminList, dateColumn, type ListFilter } from '#web/features/admin/components/admin-list';
 import { RowAction } from '#web/features/admin/components/row-action';
-import { useListState } from '#web/features/admin/lib/use-list-state';
+import { chosen, useListState } from '#web/features/admin/lib/use-list-state';
 import { EmailDetailDialog } from './email-detail-dialog';
 import { EmailStatusBadge } from './email-status-badge';
 
@@ -20,7 +20,7 @@ import { EmailStatusBadge } from './email-status-badge';
 export default function EmailsPage() {
   const { t } = useTranslation('admin');
   const list = useListState();
-  const emails = useAdminEmails({ ...list.params, status: list.filter || undefined });
+  const emails = useAdminEmails({ ...list.params, status: chosen(EMAIL_STATUSES, list.filter) });
   const retry = useRetryEmail();
   const [open, setOpen] = useState<TAdminEmail | null>(null);
   // Only a failed mail has a row action: without one on the page, no empty actions column (or card foot).
@@ -35,7 +35,7 @@ export default function EmailsPage() {
       onError: (err) =>
         toast({
           title: t('emails.retryError'),
-          description: t(errorKey(err, { CONFLICT: 'admin:emails.retryConflict' })),
+          description: errorMessage(t, err, { CONFLICT: 'admin:emails.retryConflict' }),
           variant: 'destructive',
         }),
     });

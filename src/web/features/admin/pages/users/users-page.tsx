@@ -1,9 +1,9 @@
-import { Coins, KeyRound, UserCheck, UserX } from 'lucide-react';
+import { Coins, KeyRound, Plug, UserCheck, UserX } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '#web/components/ui/badge';
 import { toast } from '#web/components/ui/toast';
-import type { TAdminUser } from '#shared/contract/admin';
+import { ADMIN_USER_STATUSES, type TAdminUser } from '#shared/contract/admin';
 import type { TAccountStatus } from '#shared/contract/auth';
 import { useAdminUsers } from '#web/features/admin/api/lists';
 import { useSendPasswordReset } from '#web/features/admin/api/send-password-reset';
@@ -12,22 +12,24 @@ import { ConfirmDialog } from '#web/components/ui/confirm-dialog';
 import type { Column } from '#web/components/ui/data-table';
 import { AdminList, type ListFilter } from '#web/features/admin/components/admin-list';
 import { RowAction } from '#web/features/admin/components/row-action';
-import { errorKey, errorMessage } from '#web/lib/error-key';
+import { errorMessage } from '#web/lib/error-key';
 import { formatNumber } from '#web/lib/format';
 import { useMe } from '#web/lib/session';
-import { useListState } from '#web/features/admin/lib/use-list-state';
+import { chosen, useListState } from '#web/features/admin/lib/use-list-state';
 import { AdjustCreditsDialog } from './adjust-credits-dialog';
+import { ConnectedAppsDialog } from './connected-apps-dialog';
 
 export default function UsersPage() {
   const { t } = useTranslation('admin');
   const list = useListState();
-  const users = useAdminUsers({ ...list.params, status: list.filter || undefined });
+  const users = useAdminUsers({ ...list.params, status: chosen(ADMIN_USER_STATUSES, list.filter) });
   const update = useUpdateUser();
   const { data: me } = useMe();
   const [adjusting, setAdjusting] = useState<TAdminUser | null>(null);
   const [suspending, setSuspending] = useState<TAdminUser | null>(null);
   const sendReset = useSendPasswordReset();
   const [resetting, setResetting] = useState<TAdminUser | null>(null);
+  const [appsOf, setAppsOf] = useState<TAdminUser | null>(null);
 
   const doSendReset = (user: TAdminUser) =>
     sendReset.mutate(user.id, {
@@ -36,7 +38,7 @@ export default function UsersPage() {
         setResetting(null);
       },
       onError: (err) =>
-        toast({ title: t('users.resetError'), description: t(errorKey(err)), variant: 'destructive' }),
+        toast({ title: t('users.resetError'), description: errorMessage(t, err), variant: 'destructive' }),
     });
 
   const setStatus = (user: TAdminUser, accountStatus: TAccountStatus) =>
@@ -83,11 +85,14 @@ export default function UsersPage() {
     {
       id: 'status',
       header: t('users.columns.status'),
-      cell: (u) => (
-        <Badge tone={u.accountStatus === 'active' ? 'success' : 'danger'}>
-          {t(`accountStatus.${u.accountStatus}`)}
-        </Badge>
-      ),
+      cell: (u) =>
+        u.deletedAt ? (
+          <Badge tone="neutral">{t('accountStatus.deleted')}</Badge>
+        ) : (
+          <Badge tone={u.accountStatus === 'active' ? 'success' : 'danger'}>
+            {t(`accountStatus.${u.accountStatus}`)}
+          </Badge>
+        ),
     },
     {
       id: 'role',
@@ -101,53 +106,60 @@ export default function UsersPage() {
       actions: true,
       header: <span className="sr-only">{t('common.actions')}</span>,
       className: 'text-right',
-      cell: (u) => (
-        <div className="flex justify-end gap-1">
-          <RowAction
-            label={t('users.adjustNamed', { email: u.email })}
-            icon={Coins}
-            onClick={() => setAdjusting(u)}
-          />
-          {u.accountStatus === 'active' ? (
+      // A deleted account has nothing left to act on: no credits to adjust, no sign-in to reset or suspend.
+      cell: (u) =>
+        u.deletedAt ? null : (
+          <div className="flex justify-end gap-1">
             <RowAction
-              label={t('users.resetNamed', { email: u.email })}
-              icon={KeyRound}
-              onClick={() => setResetting(u)}
+              label={t('users.adjustNamed', { email: u.email })}
+              icon={Coins}
+              onClick={() => setAdjusting(u)}
             />
-          ) : null}
-          {/* An admin cannot lock themselves out: their own row has no Suspend. */}
-          {u.id === me?.id ? null : u.accountStatus === 'active' ? (
             <RowAction
-              label={t('users.suspendNamed', { email: u.email })}
-              icon={UserX}
-              tone="danger"
-              onClick={() => setSuspending(u)}
+              label={t('users.appsNamed', { email: u.email })}
+              icon={Plug}
+              onClick={() => setAppsOf(u)}
             />
-          ) : (
-            <RowAction
-              label={t('users.activateNamed', { email: u.email })}
-              icon={UserCheck}
-              tone="success"
-              onClick={() => setStatus(u, 'active')}
-              disabled={update.isPending && update.variables?.id === u.id}
-            />
-          )}
-        </div>
-      ),
+            {u.accountStatus === 'active' ? (
+              <RowAction
+                label={t('users.resetNamed', { email: u.email })}
+                icon={KeyRound}
+                onClick={() => setResetting(u)}
+              />
+            ) : null}
+            {/* An admin cannot lock themselves out: their own row has no Suspend. */}
+            {u.id === me?.id ? null : u.accountStatus === 'active' ? (
+              <RowAction
+                label={t('users.suspendNamed', { email: u.email })}
+                icon={UserX}
+                tone="danger"
+                onClick={() => setSuspending(u)}
+              />
+            ) : (
+              <RowAction
+                label={t('users.activateNamed', { email: u.email })}
+                icon={UserCheck}
+                tone="success"
+                onClick={() => setStatus(u, 'active')}
+                disabled={update.isPending && update.variables?.id === u.id}
+              />
+            )}
+          </div>
+        ),
     },
   ];
 
   const filter: ListFilter = {
     label: t('users.status'),
-    options: [
-      { value: 'active', label: t('accountStatus.active') },
-      { value: 'suspended', label: t('accountStatus.suspended') },
-    ],
+    // Deleted accounts are listed only when chosen (the server leaves them out otherwise).
+    allLabel: t('users.allLive'),
+    options: ADMIN_USER_STATUSES.map((value) => ({ value, label: t(`accountStatus.${value}`) })),
   };
 
   return (
     <AdminList section="users" list={list} page={users} filter={filter} columns={columns}>
       <AdjustCreditsDialog user={adjusting} onClose={() => setAdjusting(null)} />
+      <ConnectedAppsDialog user={appsOf} onClose={() => setAppsOf(null)} />
       <ConfirmDialog
         open={suspending !== null}
         onOpenChange={(open) => (open ? undefined : setSuspending(null))}

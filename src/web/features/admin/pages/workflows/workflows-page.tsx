@@ -1,6 +1,17 @@
-import { MessageSquareText, Pencil, Plus, Power, Trash2 } from 'lucide-react';
+import {
+  Archive,
+  ArchiveRestore,
+  FlaskConical,
+  MessageSquareText,
+  Pencil,
+  Plus,
+  Power,
+  Trash2,
+} from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { Badge } from '#web/components/ui/badge';
 import { LinkButton } from '#web/components/ui/link-button';
 import { toast } from '#web/components/ui/toast';
 import type { TAdminWorkflow } from '#shared/contract/admin';
@@ -16,7 +27,7 @@ import { RowAction } from '#web/features/admin/components/row-action';
 import { ToggleBadge } from '#web/features/admin/components/status-badge';
 import { formatNumber } from '#web/lib/format';
 import { useListState } from '#web/features/admin/lib/use-list-state';
-import { EditWorkflowDialog } from './edit-workflow-dialog';
+import { useArchiveToggle } from './use-archive-toggle';
 import { WorkflowReviewsDialog } from './workflow-reviews-dialog';
 import { errorMessage } from '#web/lib/error-key';
 
@@ -26,10 +37,16 @@ export default function WorkflowsPage() {
   const list = useListState();
   const category = CATEGORIES.find((c) => c.key === list.filter);
   // The server matches a category label in either language; the English label is stable.
-  const workflows = useAdminWorkflows({ ...list.params, category: category?.name.en });
+  const [sort, setSort] = useState<'' | 'health'>('');
+  const workflows = useAdminWorkflows({
+    ...list.params,
+    category: category?.name.en,
+    sort: sort || undefined,
+  });
   const update = useUpdateWorkflow();
   const remove = useDeleteWorkflow();
-  const [editing, setEditing] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const archive = useArchiveToggle();
   const [deleting, setDeleting] = useState<TAdminWorkflow | null>(null);
   const [reviewsOf, setReviewsOf] = useState<TAdminWorkflow | null>(null);
 
@@ -78,7 +95,12 @@ export default function WorkflowsPage() {
       header: t('workflows.columns.name'),
       cell: (w) => (
         <div className="min-w-[12rem]">
-          <p className="font-medium text-slate-900">{pickLanguage(w.name, lng)}</p>
+          <Link
+            to={`/admin/workflows/${w.id}/health`}
+            className="font-medium text-slate-900 underline decoration-slate-300 underline-offset-4 hover:decoration-slate-900"
+          >
+            {pickLanguage(w.name, lng)}
+          </Link>
           <p className="text-xs text-slate-700">
             {t(`interaction.${w.interactionType}`)} ·{' '}
             {t('workflows.creditsPerRun', { count: w.creditsPerExecution })}
@@ -94,6 +116,17 @@ export default function WorkflowsPage() {
       cell: (w) => formatNumber(w.executionCount),
     },
     {
+      id: 'health',
+      header: t('workflows.columns.health'),
+      className: 'text-right tabular-nums',
+      cell: (w) => (
+        <div className="space-y-1">
+          <p>{w.health?.successRate == null ? '—' : `${w.health.successRate}%`}</p>
+          {w.pausedAt ? <Badge tone="warning">{t('health.paused')}</Badge> : null}
+        </div>
+      ),
+    },
+    {
       id: 'visibility',
       header: t('workflows.columns.visibility'),
       cell: (w) => (
@@ -103,7 +136,12 @@ export default function WorkflowsPage() {
     {
       id: 'status',
       header: t('workflows.columns.status'),
-      cell: (w) => <ToggleBadge on={w.isActive} onLabel={t('state.active')} offLabel={t('state.inactive')} />,
+      cell: (w) =>
+        w.archivedAt !== null ? (
+          <Badge tone="warning">{t('state.archived')}</Badge>
+        ) : (
+          <ToggleBadge on={w.isActive} onLabel={t('state.active')} offLabel={t('state.inactive')} />
+        ),
     },
     {
       id: 'actions',
@@ -117,7 +155,12 @@ export default function WorkflowsPage() {
             <RowAction
               label={t('workflows.editNamed', { name })}
               icon={Pencil}
-              onClick={() => setEditing(w.id)}
+              onClick={() => void navigate(`/admin/workflows/${w.id}`)}
+            />
+            <RowAction
+              label={t('testRun.openNamed', { name })}
+              icon={FlaskConical}
+              onClick={() => void navigate(`/admin/workflows/${w.id}/test`)}
             />
             <RowAction
               label={t('reviews.openNamed', { name })}
@@ -132,6 +175,16 @@ export default function WorkflowsPage() {
               tone={w.isActive ? 'neutral' : 'success'}
               onClick={() => toggle(w)}
               disabled={update.isPending && update.variables?.id === w.id}
+            />
+            <RowAction
+              label={
+                w.archivedAt === null
+                  ? t('archive.archiveNamed', { name })
+                  : t('archive.unarchiveNamed', { name })
+              }
+              icon={w.archivedAt === null ? Archive : ArchiveRestore}
+              onClick={() => archive.toggle(w)}
+              disabled={archive.pendingId === w.id}
             />
             <RowAction
               label={t('workflows.deleteNamed', { name })}
@@ -156,6 +209,13 @@ export default function WorkflowsPage() {
       list={list}
       page={workflows}
       filter={filter}
+      secondFilter={{
+        label: t('workflows.sort'),
+        allLabel: t('workflows.sortNewest'),
+        options: [{ value: 'health', label: t('workflows.sortHealth') }],
+        value: sort,
+        onChange: (value) => setSort(value === 'health' ? 'health' : ''),
+      }}
       columns={columns}
       action={
         <LinkButton to="/admin/create-workflow" icon={Plus}>
@@ -163,7 +223,6 @@ export default function WorkflowsPage() {
         </LinkButton>
       }
     >
-      <EditWorkflowDialog workflowId={editing} onClose={() => setEditing(null)} />
       <WorkflowReviewsDialog
         workflowId={reviewsOf?.id ?? null}
         workflowName={reviewsOf ? pickLanguage(reviewsOf.name, lng) : ''}

@@ -1,0 +1,155 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_ADMIN } from '../playwright.config.js';
+import { expectAccessible, type Lng, newEmail, screenshot, tr } from './fixtures.js';
+
+/*
+ * An app (Claude's connector, say) connects by OAuth: its authorisation request sends a signed-out person to
+ * sign in, then to the consent page, where they set a monthly limit and approve; the app gets its token. Then
+ * "Connected apps" in the account: the app listed, its limit edited, disconnected, and its token refused.
+ */
+
+const REDIRECT = 'http://127.0.0.1:33418/callback';
+
+async function registerApp(page: Page, name: string): Promise<string> {
+  const res = await page.request.post('/oauth/register', {
+    data: { client_name: name, client_uri: 'https://claude.example', redirect_uris: [REDIRECT] },
+  });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { client_id: string }).client_id;
+}
+
+const mcpPing = (page: Page, token: string) =>
+  page.request.post('/mcp', {
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream' },
+    data: { jsonrpc: '2.0', id: 1, method: 'ping' },
+  });
+
+for (const lng of ['es', 'en'] as const satisfies Lng[]) {
+  test(`an app connects by OAuth, then is limited and disconnected (${lng})`, async ({
+    page,
+    context,
+    browser,
+  }) => {
+    await page.goto(`/?lng=${lng}`);
+    const email = newEmail('oauth');
+    const password = 'e2e-password-123';
+    const origin = new URL(page.url()).origin;
+    const signup = await page.request.post('/api/auth/signup', {
+      data: { email, password, fullName: 'E2E OAuth', language: lng },
+      headers: { origin },
+    });
+    expect(signup.status()).toBe(201);
+    // Signed out, as a person arriving from the app usually is.
+    await context.clearCookies();
+
+    const name = `Claude ${lng}`;
+    const clientId = await registerApp(page, name);
+    const verifier = randomBytes(32).toString('base64url');
+    const authorize = new URL('/oauth/authorize', origin);
+    authorize.search = new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      state: 'journey',
+      resource: `${origin}/mcp`,
+    }).toString();
+    // The app's own page at its redirect URI: the browser lands there with the code.
+    let landed: URL | null = null;
+    await page.route(`${REDIRECT}**`, async (route) => {
+      landed = new URL(route.request().url());
+      await route.fulfill({ contentType: 'text/html', body: '<title>App</title><p>Connected</p>' });
+    });
+
+    await page.goto(authorize.href);
+    await expect(page).toHaveURL(/\/signin$/);
+    await page.getByLabel(tr(lng, 'auth', 'fields.email')).fill(email);
+    await page.getByLabel(tr(lng, 'auth', 'fields.password')).fill(password);
+    await page.getByRole('button', { name: tr(lng, 'auth', 'signin.submit') }).click();
+
+    // Back at the consent page.
+    await expect(page).toHaveURL(/\/connect\/[\w-]+$/);
+    await expect(page.getByRole('heading', { name: tr(lng, 'connect', 'title', { name }) })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'https://claude.example' })).toBeVisible();
+    await expect(page.getByText(tr(lng, 'connect', 'abilities.run'))).toBeVisible();
+    await expect(page.getByText(tr(lng, 'connect', 'returnsTo', { uri: REDIRECT }))).toBeVisible();
+    await page.getByLabel(tr(lng, 'connect', 'limit')).fill('0');
+    await page.getByRole('button', { name: tr(lng, 'connect', 'approve') }).click();
+    await expect(page.getByText(tr(lng, 'connect', 'limitInvalid'))).toBeVisible();
+    await page.getByLabel(tr(lng, 'connect', 'limit')).fill('3');
+    await expectAccessible(page);
+    await screenshot(page, `oauth-consent-${lng}-1280`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.locator('html').evaluate((el) => el.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectAccessible(page);
+    await screenshot(page, `oauth-consent-${lng}-390`);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.getByRole('button', { name: tr(lng, 'connect', 'approve') }).click();
+
+    await expect.poll(() => landed?.searchParams.get('code') ?? null).not.toBeNull();
+    const tokens = await page.request.post('/oauth/token', {
+      form: {
+        grant_type: 'authorization_code',
+        code: landed!.searchParams.get('code')!,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+        client_id: clientId,
+      },
+    });
+    expect(tokens.status()).toBe(200);
+    const { access_token: token } = (await tokens.json()) as { access_token: string };
+    expect((await mcpPing(page, token)).status()).toBe(200);
+
+    await page.goto(`/account?lng=${lng}#connected-apps`);
+    const section = page.locator('#connected-apps');
+    const row = section.getByTestId('connected-app-row');
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText(name);
+    await expect(row).toContainText(tr(lng, 'account', 'connectedApps.spentOfLimit', { spent: 0, limit: 3 }));
+    await row
+      .getByRole('button', { name: tr(lng, 'account', 'connectedApps.editLimitNamed', { name }) })
+      .click();
+    await row.getByLabel(tr(lng, 'account', 'connectedApps.limit')).fill('5');
+    await row.getByRole('button', { name: tr(lng, 'account', 'connectedApps.save') }).click();
+    await expect(row).toContainText(tr(lng, 'account', 'connectedApps.spentOfLimit', { spent: 0, limit: 5 }));
+    await expectAccessible(page);
+    await section.scrollIntoViewIfNeeded();
+    await screenshot(page, `connected-apps-${lng}-1280`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.locator('html').evaluate((el) => el.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, `connected-apps-${lng}-390`);
+    await page.setViewportSize({ width: 1280, height: 720 });
+
+    // An admin sees the app among the person's, in the users list.
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await admin.goto(`/?lng=${lng}`);
+    const signedIn = await admin.request.post('/api/auth/signin', {
+      data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
+      headers: { origin },
+    });
+    expect(signedIn.ok()).toBe(true);
+    await admin.goto(`/admin/users?lng=${lng}`);
+    await admin.getByRole('searchbox', { name: tr(lng, 'admin', 'users.search') }).fill(email);
+    await admin.getByRole('button', { name: tr(lng, 'admin', 'users.appsNamed', { email }) }).click();
+    const apps = admin.getByRole('dialog');
+    await expect(apps).toContainText(name);
+    await expect(
+      apps.getByRole('button', { name: tr(lng, 'admin', 'users.appsRevokeNamed', { name }) }),
+    ).toBeVisible();
+    await expectAccessible(admin);
+    await admin.screenshot({ path: `e2e/screenshots/admin-connected-apps-${lng}-1280.png` });
+    await adminContext.close();
+
+    await row
+      .getByRole('button', { name: tr(lng, 'account', 'connectedApps.disconnectNamed', { name }) })
+      .click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText(tr(lng, 'account', 'connectedApps.confirmBody'));
+    await dialog.getByRole('button', { name: tr(lng, 'account', 'connectedApps.confirm') }).click();
+    await expect(section.getByText(tr(lng, 'account', 'connectedApps.empty'))).toBeVisible();
+    expect((await mcpPing(page, token)).status()).toBe(401);
+  });
+}

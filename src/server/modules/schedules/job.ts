@@ -1,0 +1,315 @@
+import { and, asc, eq, lt, lte, sql } from 'drizzle-orm';
+import { SCHEDULE_SKIPS_BEFORE_PAUSE, type TScheduleSkipReason } from '#shared/contract/schedules.js';
+import type { Tx } from '#server/db/client.js';
+import { savedInputs, scheduleRuns, schedules, userProfiles, userWorkflows } from '#server/db/schema.js';
+import type { Job } from '#server/jobs/scheduler.js';
+import type { AppDeps } from '#server/types.js';
+import { queueAccountEvent } from '../webhooks/service.js';
+import {
+  notifySchedulePaused,
+  notifyScheduleSkipped,
+  warnScheduleUncovered,
+} from '../notifications/service.js';
+import { decideDue, type Timing } from './engine.js';
+
+/** Due schedules one transaction claims; the job takes batches until none is due. */
+const BATCH = 50;
+/** Transactions claiming due schedules at once on PostgreSQL (of the pool's 20 connections). */
+const CLAIMERS = 4;
+
+/**
+ * History rows kept per schedule (decision 158): a schedule running every minute would otherwise add 1,440
+ * rows a day for ever. The newest are kept, so the row of the current due time (the unique index that is the
+ * last guard against starting it twice) is never among those removed; the screen shows the newest 20.
+ */
+export const SCHEDULE_HISTORY_KEPT = 100;
+
+type ScheduleRow = typeof schedules.$inferSelect;
+
+/** A due time that started no run, as the person is told of it. */
+interface ScheduleSkip {
+  scheduleId: string;
+  userId: string;
+  savedInputId: string;
+  dueAt: Date;
+  reason: TScheduleSkipReason;
+  /** The schedule paused itself with this skip (the third in a row). */
+  paused: boolean;
+}
+
+/** What starting a due time's run came to: the run (and its delivery, sent after the commit), or a skip. */
+type DueRunOutcome =
+  | { kind: 'started'; runId: string; deliver: (() => Promise<unknown>) | undefined }
+  | { kind: 'skipped'; reason: Exclude<TScheduleSkipReason, 'missed'> };
+
+/**
+ * Starts the run of a due schedule's saved answers inside the transaction that holds the schedule's row,
+ * charged like any run with origin `schedule`. The saved answers' own start provides it (public-api's
+ * startScheduledRun, composed in src/server/jobs), so this module never reaches into the run start.
+ */
+export type DueRunStarter = (deps: AppDeps, tx: Tx, savedInputId: string) => Promise<DueRunOutcome>;
+
+type Outcome = DueRunOutcome | { kind: 'skipped'; reason: 'missed' };
+
+interface Handled {
+  deliver?: () => Promise<unknown>;
+}
+
+/**
+ * One due schedule, in its own savepoint: its due time decided and claimed in the history (whose unique index
+ * is the last guard: a time recorded already starts nothing), run or skipped, and the schedule advanced.
+ */
+async function handleDue(
+  deps: AppDeps,
+  start: DueRunStarter,
+  tx: Tx,
+  schedule: ScheduleRow,
+  now: Date,
+): Promise<Handled> {
+  const timing: Timing = { cron: schedule.cron, timezone: schedule.timezone, endsAt: schedule.endsAt };
+  const decision = decideDue(timing, schedule.nextRunAt!, now);
+  const advance = (fields: { skipsInARow: number; pause: boolean }) =>
+    tx
+      .update(schedules)
+      .set({
+        ...(fields.pause
+          ? { active: false, pausedReason: 'skips' as const, nextRunAt: null }
+          : decision.next
+            ? { nextRunAt: decision.next }
+            : { active: false, pausedReason: 'ended' as const, nextRunAt: null }),
+        skipsInARow: fields.skipsInARow,
+        updatedAt: now,
+      })
+      .where(eq(schedules.id, schedule.id));
+  const [entry] = await tx
+    .insert(scheduleRuns)
+    .values({
+      scheduleId: schedule.id,
+      dueAt: decision.latest,
+      outcome: 'started',
+      missed: decision.missed,
+      createdAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: scheduleRuns.id });
+  if (!entry) {
+    await advance({ skipsInARow: schedule.skipsInARow, pause: false });
+    return {};
+  }
+  const outcome: Outcome = decision.run
+    ? await start(deps, tx, schedule.savedInputId)
+    : { kind: 'skipped', reason: 'missed' };
+  // Times missed while the service was down are nobody's doing: they neither count as skips nor reset them.
+  const skips =
+    outcome.kind === 'started'
+      ? 0
+      : outcome.reason === 'missed'
+        ? schedule.skipsInARow
+        : schedule.skipsInARow + 1;
+  const pause = skips >= SCHEDULE_SKIPS_BEFORE_PAUSE;
+  await tx
+    .update(scheduleRuns)
+    .set(
+      outcome.kind === 'started' ? { runId: outcome.runId } : { outcome: 'skipped', reason: outcome.reason },
+    )
+    .where(eq(scheduleRuns.id, entry.id));
+  await advance({ skipsInARow: skips, pause });
+  // The start noted the run as the saved answers' last one, as every start of them does.
+  if (outcome.kind === 'started') return outcome.deliver ? { deliver: outcome.deliver } : {};
+  const skip: ScheduleSkip = {
+    scheduleId: schedule.id,
+    userId: schedule.userId,
+    savedInputId: schedule.savedInputId,
+    dueAt: decision.latest,
+    reason: outcome.reason,
+    paused: pause,
+  };
+  await tellOwnerOfSkip(tx, skip, now);
+  return {};
+}
+
+/**
+ * Removes the history rows of a claimed batch's schedules older than each one's newest SCHEDULE_HISTORY_KEPT:
+ * one statement for the batch (each bound read on schedule_runs_due_idx; with fewer rows it is null and
+ * nothing is removed), after the batch's own rows are written, so the current due times are never removed.
+ */
+async function pruneHistory(tx: Tx, scheduleIds: string[]): Promise<void> {
+  if (scheduleIds.length === 0) return;
+  await tx.execute(sql`
+    delete from ${scheduleRuns} r
+    where r.schedule_id in (${sql.join(
+      scheduleIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})
+      and r.due_at < (select k.due_at from ${scheduleRuns} k where k.schedule_id = r.schedule_id
+                      order by k.due_at desc offset ${SCHEDULE_HISTORY_KEPT - 1} limit 1)`);
+}
+
+/**
+ * Tells the schedule's owner of a skip (or, on the third in a row, of the pause it caused: one notice, which
+ * names the last skip's reason) by mail and under the bell, as their `schedule` preferences say, and their
+ * webhooks that take `schedule.skipped`. Written in the transaction that records the skip, so the notice and
+ * the deliveries exist exactly when the skip does.
+ */
+async function tellOwnerOfSkip(tx: Tx, skip: ScheduleSkip, now: Date): Promise<void> {
+  const [about] = await tx
+    .select({ name: savedInputs.name, workflowId: userWorkflows.id, workflowName: userWorkflows.name })
+    .from(savedInputs)
+    .innerJoin(userWorkflows, eq(userWorkflows.id, savedInputs.workflowId))
+    .where(eq(savedInputs.id, skip.savedInputId));
+  if (!about) return;
+  const event = {
+    userId: skip.userId,
+    scheduleId: skip.scheduleId,
+    workflowId: about.workflowId,
+    workflowName: about.workflowName,
+    savedInputName: about.name,
+    dueAt: skip.dueAt.toISOString(),
+    reason: skip.reason,
+  };
+  if (skip.paused) await notifySchedulePaused(tx, event);
+  else await notifyScheduleSkipped(tx, event);
+  await queueAccountEvent(tx, now, {
+    userId: skip.userId,
+    type: 'schedule.skipped',
+    workflowId: about.workflowId,
+    data: {
+      schedule: {
+        id: skip.scheduleId,
+        savedInputId: skip.savedInputId,
+        savedInputName: about.name,
+        workflowId: about.workflowId,
+        dueAt: event.dueAt,
+        reason: skip.reason,
+        paused: skip.paused,
+      },
+    },
+  });
+}
+
+/**
+ * The schedules job: claims due schedules with FOR UPDATE SKIP LOCKED (instances running it at once take
+ * different rows), and in the same transaction starts each one's run, records it in the history and advances
+ * its next time, so each due time starts exactly one run whatever the number of instances and across
+ * restarts (a crash rolls the whole claim back, run included). Deliveries and skip reports follow the commit.
+ */
+export async function runDueSchedules(deps: AppDeps, start: DueRunStarter): Promise<number> {
+  const now = deps.now();
+  // On PostgreSQL several claimers work at once (each transaction takes other rows, SKIP LOCKED), so a minute
+  // with thousands of due schedules is not one connection's serial work; PGlite has one connection.
+  const claimers = deps.database.kind === 'postgres' ? CLAIMERS : 1;
+  const counts = await Promise.all(Array.from({ length: claimers }, () => claimDue(deps, start, now)));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/** Claims and handles batches of due schedules until none is left for this claimer. */
+async function claimDue(deps: AppDeps, start: DueRunStarter, now: Date): Promise<number> {
+  let handled = 0;
+  for (;;) {
+    const batch = await claimBatch(deps, start, now);
+    handled += batch.size;
+    // The batch's deliveries are done before the next claim: sent alongside it, they compete with the starts
+    // for the process and the pool, and the benchmark measured fewer starts a second (decision 169).
+    await Promise.all(
+      batch.results.map(async ({ deliver }) => {
+        if (deliver) await deliver();
+      }),
+    );
+    if (batch.failure) throw batch.failure;
+    if (batch.size < BATCH) return handled;
+  }
+}
+
+/** One claim transaction: up to BATCH due schedules, each handled in its own savepoint. */
+async function claimBatch(
+  deps: AppDeps,
+  start: DueRunStarter,
+  now: Date,
+): Promise<{ size: number; results: Handled[]; failure: unknown }> {
+  return deps.db.transaction(async (tx) => {
+    const due = await tx
+      .select()
+      .from(schedules)
+      .where(and(eq(schedules.active, true), lte(schedules.nextRunAt, now)))
+      .orderBy(asc(schedules.nextRunAt))
+      .limit(BATCH)
+      .for('update', { skipLocked: true });
+    const results: Handled[] = [];
+    let failure: unknown;
+    for (const schedule of due) {
+      // One schedule that fails (its savepoint undone, it stays due) does not hold up the others.
+      try {
+        results.push(await tx.transaction((savepoint) => handleDue(deps, start, savepoint, schedule, now)));
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+    await pruneHistory(
+      tx,
+      due.map((s) => s.id),
+    );
+    return { size: due.length, results, failure };
+  });
+}
+
+/** Due schedules are looked for every 5 seconds, so a run starts within seconds of its minute. */
+export function scheduleJob(start: DueRunStarter): Job {
+  return { name: 'schedules', intervalMs: 5_000, run: (deps) => runDueSchedules(deps, start) };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Warns the owners of schedules due within the next 24 hours whose balance will not cover the run: once per
+ * schedule and due time (warnScheduleUncovered keeps that), however often it looks. Answers how many it warned.
+ */
+export async function warnUncoveredSchedules(deps: AppDeps): Promise<number> {
+  const now = deps.now();
+  const due = await deps.db
+    .select({
+      scheduleId: schedules.id,
+      userId: schedules.userId,
+      nextRunAt: schedules.nextRunAt,
+      savedInputName: savedInputs.name,
+      workflowId: userWorkflows.id,
+      workflowName: userWorkflows.name,
+      price: userWorkflows.creditsPerExecution,
+      balance: userProfiles.credits,
+    })
+    .from(schedules)
+    .innerJoin(savedInputs, eq(savedInputs.id, schedules.savedInputId))
+    .innerJoin(userWorkflows, eq(userWorkflows.id, savedInputs.workflowId))
+    .innerJoin(userProfiles, eq(userProfiles.id, schedules.userId))
+    .where(
+      and(
+        eq(schedules.active, true),
+        lte(schedules.nextRunAt, new Date(now.getTime() + DAY_MS)),
+        lt(userProfiles.credits, userWorkflows.creditsPerExecution),
+      ),
+    );
+  let warned = 0;
+  for (const s of due) {
+    if (!s.nextRunAt) continue;
+    const told = await deps.db.transaction((tx) =>
+      warnScheduleUncovered(tx, {
+        userId: s.userId,
+        scheduleId: s.scheduleId,
+        workflowId: s.workflowId,
+        workflowName: s.workflowName,
+        savedInputName: s.savedInputName,
+        dueAt: s.nextRunAt!.toISOString(),
+        balance: s.balance,
+        credits: s.price,
+      }),
+    );
+    if (told) warned += 1;
+  }
+  return warned;
+}
+
+/** Looked for every 10 minutes: a warning a day ahead need not be to the second. */
+export const uncoveredScheduleJob: Job = {
+  name: 'schedule-coverage',
+  intervalMs: 10 * 60_000,
+  run: (deps) => warnUncoveredSchedules(deps),
+};

@@ -1,0 +1,325 @@
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TAdminWorkflowDetail } from '#shared/contract/admin.js';
+import { fromProjectRoot } from '../lib/project-root.js';
+import { Metrics } from '../lib/metrics.js';
+import { createAccount } from '../modules/auth/service.js';
+import { freePort } from '../modules/executions/testing/workflow-service.js';
+import {
+  onPostgres,
+  PROCESS_STARTUP_MS,
+  startServerProcess,
+  useProcessDatabase,
+  type ServerProcess,
+} from '../test/server-process.js';
+import { fetchApi, parseJson } from '../test/signup-limit.js';
+
+/**
+ * The n8n node package in a real n8n of the release it is tested against (decision 154): one n8n process
+ * with the built package loaded as a custom extension and both example workflows of docs/examples/ imported
+ * and activated through n8n's command line. Activation registers them with a real Flujo server process; a
+ * customer's survey with a file answer and a chat run complete through n8n; deactivating one through n8n's
+ * API switches it off in Flujo. A process test (compiled server, its own database) in the PostgreSQL suite,
+ * like the crash and two-process tests; there it fails if n8n cannot be installed or started.
+ */
+const ADMIN = { email: 'builder@n8n.example', password: 'builder-password-1' };
+const N8N_OWNER = { email: 'owner@n8n.example', password: 'Owner-password-1' };
+/** n8n names a custom extension's nodes `CUSTOM.<name>`; a community install names them by the package. */
+const asCustomExtension = (json: string) => json.replaceAll('"n8n-nodes-flujo.', '"CUSTOM.');
+const EXAMPLES = ['n8n-flujo-nodes-survey.json', 'n8n-flujo-nodes-chat.json'];
+const CREDENTIAL_ID = 'flujoCredential1';
+/** The install (first use only: CI installs n8n before the suites) and n8n's first start with its migrations. */
+const SETUP_MS = 40 * 60_000;
+
+type N8nProcess = ChildProcessByStdio<null, Readable, Readable>;
+
+describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
+  const database = useProcessDatabase('n8n');
+  const work = mkdtempSync(join(tmpdir(), 'flujo-n8n-'));
+  let flujo: ServerProcess;
+  let n8n: N8nProcess | undefined;
+  let n8nLog = '';
+  let n8nUrl = '';
+  let adminKey = '';
+  const timings: Record<string, number> = {};
+
+  const n8nEnv = (port: number): NodeJS.ProcessEnv => ({
+    // Not the test runner's NODE_ENV=test and VITEST* variables: with them n8n's commands do nothing at all.
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST'))),
+    NODE_ENV: 'production',
+    N8N_USER_FOLDER: join(work, 'n8n'),
+    N8N_CUSTOM_EXTENSIONS: join(work, 'custom'),
+    N8N_ENCRYPTION_KEY: 'flujo-n8n-test-encryption-key',
+    N8N_PORT: String(port),
+    N8N_LISTEN_ADDRESS: '127.0.0.1',
+    WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+    N8N_LOG_LEVEL: 'warn',
+    N8N_DIAGNOSTICS_ENABLED: 'false',
+    N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+    N8N_TEMPLATES_ENABLED: 'false',
+    N8N_PERSONALIZATION_ENABLED: 'false',
+    N8N_SECURE_COOKIE: 'false',
+    N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+    N8N_RUNNERS_ENABLED: 'false',
+    DB_TYPE: 'sqlite',
+  });
+
+  /** An admin-key call to Flujo's management API. */
+  const admin = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${flujo.url}/api/v1/admin${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${adminKey}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return parseJson(text) as T;
+  };
+  const registered = async () =>
+    (await admin<TAdminWorkflowDetail[]>('GET', '/workflows?limit=50')).filter((w) =>
+      w.webhookUrl.startsWith(`${n8nUrl}/webhook/`),
+    );
+
+  beforeAll(async () => {
+    let started = Date.now();
+    // First use installs n8n into the cache (scripts/ensure-n8n.mjs); a missing or broken install fails here.
+    const ensured = spawnSync(process.execPath, [fromProjectRoot('scripts/ensure-n8n.mjs')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    if (ensured.status !== 0) throw new Error('n8n could not be installed (scripts/ensure-n8n.mjs)');
+    const n8nBin = ensured.stdout.trim();
+
+    // The package as its own build makes it, into the custom extension folder.
+    const pkg = fromProjectRoot('packages/n8n-nodes-flujo');
+    const custom = join(work, 'custom');
+    const tsc = spawnSync(
+      process.execPath,
+      [fromProjectRoot('node_modules/typescript/bin/tsc'), '-p', pkg, '--outDir', custom],
+      { encoding: 'utf8' },
+    );
+    if (tsc.status !== 0) throw new Error(`the package did not build:\n${tsc.stdout}`);
+    spawnSync(process.execPath, [join(pkg, 'copy-icons.mjs'), custom]);
+
+    // Flujo: an admin, the compiled server, and the admin key the builder makes on the account page.
+    await database.withDb((db) =>
+      createAccount({ db, metrics: new Metrics() }, { ...ADMIN, fullName: 'Builder', isAdmin: true }),
+    );
+    flujo = await startServerProcess({
+      port: await freePort(),
+      env: { ...database.env, ALLOW_PRIVATE_WEBHOOKS: 'true' },
+    });
+    const call = fetchApi(flujo.url);
+    const signin = await call('POST', '/api/auth/signin', ADMIN, undefined);
+    const key = await call('POST', '/api/account/api-keys', { name: 'n8n', scope: 'admin' }, signin.cookie);
+    expect(key.status).toBe(201);
+    adminKey = (key.body as { key: string }).key;
+    timings.flujo = Date.now() - started;
+
+    // n8n: the credential and the example workflows, imported and activated before it starts.
+    started = Date.now();
+    const port = await freePort();
+    n8nUrl = `http://127.0.0.1:${port}`;
+    const workflows = join(work, 'workflows');
+    mkdirSync(workflows, { recursive: true });
+    EXAMPLES.forEach((file, i) => {
+      const example = JSON.parse(
+        asCustomExtension(readFileSync(fromProjectRoot(`docs/examples/${file}`), 'utf8')),
+      );
+      writeFileSync(
+        join(workflows, file),
+        JSON.stringify({ ...example, id: `flujoExample${i + 1}`, active: false }),
+      );
+    });
+    writeFileSync(
+      join(work, 'credentials.json'),
+      JSON.stringify([
+        {
+          id: CREDENTIAL_ID,
+          name: 'Flujo API',
+          type: 'flujoApi',
+          data: { baseUrl: flujo.url, apiKey: adminKey },
+        },
+      ]),
+    );
+    const cli = (...args: string[]) => {
+      const run = spawnSync(n8nBin, args, { env: n8nEnv(port), encoding: 'utf8', timeout: 300_000 });
+      if (run.status !== 0)
+        throw new Error(`n8n ${args.join(' ')}: ${run.status}\n${run.stdout}\n${run.stderr}`);
+    };
+    cli('import:credentials', `--input=${join(work, 'credentials.json')}`);
+    cli('import:workflow', '--separate', `--input=${workflows}`);
+    cli('update:workflow', '--all', '--active=true');
+    timings.n8nImport = Date.now() - started;
+
+    started = Date.now();
+    n8n = spawn(n8nBin, ['start'], { env: n8nEnv(port), stdio: ['ignore', 'pipe', 'pipe'] });
+    n8n.stdout.on('data', (c: Buffer) => (n8nLog += c.toString()));
+    n8n.stderr.on('data', (c: Buffer) => (n8nLog += c.toString()));
+    // Activation registers both workflows with Flujo: the builder's whole part once n8n runs.
+    await vi
+      .waitFor(
+        async () => {
+          if (n8n?.exitCode !== null) throw new Error('n8n exited');
+          expect(await registered()).toHaveLength(2);
+        },
+        { timeout: PROCESS_STARTUP_MS * 2, interval: 500 },
+      )
+      .catch((error: unknown) => {
+        throw new Error(`n8n did not register its workflows: ${String(error)}\n${n8nLog.slice(-4000)}`);
+      });
+    timings.n8nStartToRegistered = Date.now() - started;
+  }, SETUP_MS);
+
+  afterAll(async () => {
+    if (n8n && n8n.exitCode === null) {
+      const exited = new Promise((resolve) => n8n!.on('exit', resolve));
+      n8n.kill('SIGTERM');
+      await exited;
+    }
+    flujo?.child.kill('SIGKILL');
+    if (flujo) await flujo.exited;
+    rmSync(work, { recursive: true, force: true });
+    console.log(`n8n test timings (ms): ${JSON.stringify(timings)}`);
+  });
+
+  it('registers both workflows, runs a survey with a file and a chat through n8n, and unregisters on deactivation', async () => {
+    const registeredNow = await Promise.all(
+      (await registered()).map((w) => admin<TAdminWorkflowDetail>('GET', `/workflows/${w.id}`)),
+    );
+    const [survey, chat] = ['CSV summary', 'Meeting notes'].map((name) => {
+      const found = registeredNow.find((w) => w.name.en === name);
+      if (!found) throw new Error(`${name} was not registered`);
+      return found;
+    });
+    // Created from the nodes' settings, private until an admin publishes them.
+    expect(survey).toMatchObject({
+      isPublic: false,
+      isActive: true,
+      interactionType: 'survey',
+      name: { es: 'Resumen de CSV', en: 'CSV summary' },
+    });
+    expect(survey!.surveyQuestions.map((q) => [q.id, q.type])).toEqual([
+      ['company', 'text'],
+      ['data', 'file'],
+    ]);
+    expect(chat).toMatchObject({ interactionType: 'chatbot', isPublic: false });
+    for (const w of [survey!, chat!]) await admin('PATCH', `/workflows/${w.id}`, { isPublic: true });
+
+    // A customer signs up and runs the survey with a CSV file in the web app's calls.
+    let started = Date.now();
+    const call = fetchApi(flujo.url);
+    const signup = await call(
+      'POST',
+      '/api/auth/signup',
+      { email: 'customer@n8n.example', password: 'customer-password-1', fullName: 'Customer' },
+      undefined,
+    );
+    expect(signup.status).toBe(201);
+    const cookie = signup.cookie!;
+    const web = { origin: flujo.url, cookie };
+    const start = await call('POST', '/api/executions/start', { workflowId: survey!.id }, cookie);
+    expect(start.status).toBe(201);
+    const runId = (start.body as { executionId: string }).executionId;
+    const form = new FormData();
+    form.append('questionId', 'data');
+    form.append('file', new Blob(['region,total\nnorte,12\nsur,7\n'], { type: 'text/csv' }), 'ventas.csv');
+    const upload = await fetch(`${flujo.url}/api/executions/${runId}/files`, {
+      method: 'POST',
+      headers: web,
+      body: form,
+    });
+    expect(upload.status).toBe(201);
+    const { fileId } = (await upload.json()) as { fileId: string };
+    const complete = await call(
+      'POST',
+      `/api/executions/${runId}/complete`,
+      {
+        responses: [
+          { questionId: 'company', answer: 'Acme' },
+          { questionId: 'data', answer: { fileId } },
+        ],
+      },
+      cookie,
+    );
+    expect(complete.status, JSON.stringify(complete.body)).toBeLessThan(300);
+    await vi.waitFor(
+      async () => {
+        const run = await call('GET', `/api/executions/${runId}`, undefined, cookie);
+        expect(run.body).toMatchObject({ status: 'completed', outputType: 'text' });
+        // The rows came from the file n8n downloaded through its signed link.
+        expect(JSON.stringify(run.body)).toContain('Your file **ventas.csv** has 2 rows.');
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    timings.surveyRun = Date.now() - started;
+
+    // The chat, through the public API with the customer's key: the demo assistant asks, n8n answers.
+    started = Date.now();
+    const keyAnswer = await call('POST', '/api/account/api-keys', { name: 'script' }, cookie);
+    const customerKey = (keyAnswer.body as { key: string }).key;
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${flujo.url}/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${customerKey}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: res.status, body: parseJson(await res.text()) as Record<string, unknown> };
+    };
+    const chatRun = await api('POST', '/runs', { workflowId: chat!.id, lang: 'en' });
+    expect(chatRun.status).toBe(201);
+    const chatId = chatRun.body.id as string;
+    let done = false;
+    for (const content of ['Ana and Luis', 'Launch on Monday', 'Nothing else']) {
+      const reply = await api('POST', `/runs/${chatId}/messages`, { content });
+      expect(reply.status).toBe(200);
+      done = reply.body.done === true;
+      if (done) break;
+    }
+    expect(done).toBe(true);
+    await vi.waitFor(
+      async () => {
+        const run = await api('GET', `/runs/${chatId}`);
+        expect(run.body).toMatchObject({ status: 'completed' });
+        // A plain text result keeps its line breaks.
+        expect(JSON.stringify(run.body.outputData)).toContain(
+          'Your notes:\\n- Ana and Luis\\n- Launch on Monday',
+        );
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    timings.chatRun = Date.now() - started;
+
+    // Deactivating the chat workflow in n8n (its API, as the editor's switch calls it) switches it off in Flujo.
+    const browser = { 'content-type': 'application/json', 'browser-id': 'flujo-n8n-test' };
+    const setup = await fetch(`${n8nUrl}/rest/owner/setup`, {
+      method: 'POST',
+      headers: browser,
+      body: JSON.stringify({ ...N8N_OWNER, firstName: 'Flujo', lastName: 'Builder' }),
+    });
+    expect(setup.status).toBe(200);
+    const n8nCookie = setup.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const deactivated = await fetch(`${n8nUrl}/rest/workflows/flujoExample2/deactivate`, {
+      method: 'POST',
+      headers: { ...browser, cookie: n8nCookie },
+    });
+    expect(deactivated.status).toBe(200);
+    await vi.waitFor(
+      async () => expect(await admin('GET', `/workflows/${chat!.id}`)).toMatchObject({ isActive: false }),
+      { timeout: 30_000, interval: 250 },
+    );
+    expect(await admin('GET', `/workflows/${survey!.id}`)).toMatchObject({ isActive: true });
+    // n8n no longer answers at the chat's address.
+    expect((await fetch(chat!.webhookUrl, { method: 'POST' })).status).toBe(404);
+  });
+});
