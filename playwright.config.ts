@@ -30,7 +30,9 @@ export default defineConfig({
       workers: 1,
     },
   ],
-  retries: 0,
+  // One more try in CI (decision 171): a journey that passes only then is printed as flaky in CI's report, a bug to
+  // fix, but no longer refuses a whole stop's work.
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],

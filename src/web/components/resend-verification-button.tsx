@@ -6,7 +6,7 @@ import { errorMessage } from '../lib/error-key';
 import { useResendVerification } from '../lib/resend-verification';
 import { Button, type ButtonProps } from './ui/button';
 import { toast } from './ui/toast';
-import { queryKeys } from '../lib/query-keys';
+import { refreshMe } from '#web/lib/session';
 
 /**
  * Mails the signed-in person a new verification link, with a toast either way. An address verified
@@ -36,7 +36,7 @@ export function ResendVerificationButton({
         }),
       onError: (err) => {
         if (err instanceof ApiError && err.code === 'CONFLICT') {
-          void queryClient.invalidateQueries({ queryKey: queryKeys.me });
+          void refreshMe(queryClient);
           toast({ title: t('verify.alreadyVerified'), variant: 'success' });
           return;
         }

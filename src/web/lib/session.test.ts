@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const user = { id: 'u1', email: 'ana@example.com', fullName: 'Ana', credits: 5, isAdmin: false };
@@ -37,5 +37,37 @@ describe('the session of a page', () => {
       expect(await new QueryClient().fetchQuery(meQuery)).toEqual(user);
       expect(fetchMock).toHaveBeenCalledTimes(1);
     }
+  });
+});
+
+describe('reading the session again after a change', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("drops the page's first read when it left before the change, and takes the answer after it", async () => {
+    // The first read is answered late with the state from before (an unverified address); every later read
+    // sees the change.
+    let answerFirst: (r: Response) => void = () => undefined;
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => {
+        calls.push('me');
+        if (calls.length === 1) return new Promise<Response>((resolve) => (answerFirst = resolve));
+        return Promise.resolve(Response.json({ ...user, emailVerified: true }));
+      }),
+    );
+    const { meQuery, refreshMe } = await loadPage('cookie');
+    const client = new QueryClient();
+    // A component on the page reads the session: its first read starts.
+    const unsubscribe = new QueryObserver(client, meQuery).subscribe(() => undefined);
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+
+    const refreshed = refreshMe(client);
+    answerFirst(Response.json({ ...user, emailVerified: false }));
+    await refreshed;
+
+    expect(calls).toHaveLength(2);
+    expect(client.getQueryData(meQuery.queryKey)).toMatchObject({ emailVerified: true });
+    unsubscribe();
   });
 });

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TSessionUser } from '#shared/contract/auth';
 import { api } from './api-client';
 import { queryKeys } from './query-keys';
@@ -33,6 +33,16 @@ export const meQuery = queryOptions({
 
 export function useMe() {
   return useQuery(meQuery);
+}
+
+/**
+ * Reads the session user again after a change on the server (a verification, a charge, a purchase). A read
+ * already under way is dropped first: it may have left the server before the change, and an invalidation alone
+ * would take its answer as the fresh one when it is the page's first read.
+ */
+export async function refreshMe(queryClient: QueryClient): Promise<void> {
+  await queryClient.cancelQueries({ queryKey: queryKeys.me });
+  await queryClient.invalidateQueries({ queryKey: queryKeys.me });
 }
 
 /** The guard and the menus read isAdmin, tolerating the snake_case spelling too. */

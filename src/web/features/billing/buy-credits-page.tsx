@@ -18,8 +18,8 @@ import { newIdempotencyKey, usePurchaseCredits } from './api/purchase-credits';
 import { InfoPanels } from './info-panels';
 import { PlanOption } from './plan-option';
 import { type CompletedPurchase, PurchaseSuccessDialog } from './purchase-success-dialog';
-import { queryKeys } from '#web/lib/query-keys';
 import { errorMessage } from '#web/lib/error-key';
+import { refreshMe } from '#web/lib/session';
 
 const TABS: TPlanType[] = ['unique', 'monthly', 'offer'];
 
@@ -30,7 +30,7 @@ function CheckoutNotice() {
   const queryClient = useQueryClient();
   const outcome = params.get('checkout');
   useEffect(() => {
-    if (outcome === 'success') void queryClient.invalidateQueries({ queryKey: queryKeys.me });
+    if (outcome === 'success') void refreshMe(queryClient);
   }, [outcome, queryClient]);
   if (outcome !== 'success' && outcome !== 'cancelled') return null;
   return (

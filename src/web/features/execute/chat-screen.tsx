@@ -7,7 +7,6 @@ import { Textarea } from '#web/components/ui/input';
 import { MarkdownText } from '#web/components/ui/markdown';
 import { toast, useToastClearance } from '#web/components/ui/toast';
 import { currentLanguage } from '#web/i18n';
-import { queryKeys } from '#web/lib/query-keys';
 import { cn } from '#web/lib/utils';
 import { streamChatReply } from './api/stream-chat-reply';
 import {
@@ -18,6 +17,7 @@ import {
   REMAINING_SHOWN_FROM,
 } from './lib/chat-transcript';
 import { errorMessage } from '#web/lib/error-key';
+import { refreshMe } from '#web/lib/session';
 
 /** A short pause between the completion marker and sending the conversation, so the last reply is read. */
 const FINISH_DELAY_MS = 2000;
@@ -120,7 +120,7 @@ export function ChatScreen({
       setAnnouncement(t('chat.replyReady', { text }));
       setRemaining(reply.remaining);
       // The first message paid for the run: the balance in the top bar moved (later ones cost nothing).
-      if (remaining === null) void queryClient.invalidateQueries({ queryKey: queryKeys.me });
+      if (remaining === null) void refreshMe(queryClient);
       if (finished) setDone(true);
     } catch (err) {
       if (stop.signal.aborted) {

@@ -5,6 +5,7 @@ import { executionQuery, hasEnded, useExecution } from './api/get-execution';
 import { queryKeys } from '#web/lib/query-keys';
 import { api } from '#web/lib/api-client';
 import { useRunStream } from '#web/lib/use-run-stream';
+import { refreshMe } from '#web/lib/session';
 
 const POLL_MS = 1500;
 
@@ -35,7 +36,7 @@ export function useFollowExecution(executionId: string | null, active: boolean):
     if (!hasEnded(run.data) || refreshedFor.current === executionId) return;
     refreshedFor.current = executionId;
     void queryClient.invalidateQueries({ queryKey: queryKeys.executions() });
-    void queryClient.invalidateQueries({ queryKey: queryKeys.me });
+    void refreshMe(queryClient);
   }, [run.data, executionId, queryClient]);
 
   return run.data;

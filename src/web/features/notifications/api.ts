@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import type { TUnreadCount } from '#shared/contract/notifications';
 import { api } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
+import { refreshMe } from '#web/lib/session';
 
 /**
  * The bell's unread count: read once, then kept by the server's event stream (`unread` events on every change,
@@ -22,7 +23,7 @@ export function useUnreadCount(enabled: boolean) {
       // A new notice is most often a run that ended elsewhere: the history and the balance changed with it.
       if (before !== undefined && next.unread > before.unread) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.executions() });
-        void queryClient.invalidateQueries({ queryKey: queryKeys.me });
+        void refreshMe(queryClient);
       }
     });
     return () => source.close();

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type ApiBody } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
+import { refreshMe } from '#web/lib/session';
 
 export function useAdjustCredits() {
   const queryClient = useQueryClient();
@@ -10,7 +11,7 @@ export function useAdjustCredits() {
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.admin.all });
       // The admin may have adjusted their own balance: the header badge reads it.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.me });
+      void refreshMe(queryClient);
     },
   });
 }

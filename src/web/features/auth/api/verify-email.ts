@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type ApiBody } from '#web/lib/api-client';
-import { queryKeys } from '#web/lib/query-keys';
+import { refreshMe } from '#web/lib/session';
 
 /** Uses a verification (or e-mail change) link; the session user changes, so it is read again. */
 export function useVerifyEmail() {
@@ -8,6 +8,6 @@ export function useVerifyEmail() {
   return useMutation({
     mutationFn: (body: ApiBody<'/api/auth/verify-email', 'post'>) =>
       api.post('/api/auth/verify-email', { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.me }),
+    onSuccess: () => refreshMe(queryClient),
   });
 }

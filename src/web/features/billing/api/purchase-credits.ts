@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type ApiBody } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
+import { refreshMe } from '#web/lib/session';
 
 export interface PurchaseInput {
   body: ApiBody<'/api/credits/purchase', 'post'>;
@@ -17,7 +18,7 @@ export function usePurchaseCredits() {
     onSuccess: async (answer) => {
       if (answer.status !== 'completed') return;
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.me }),
+        refreshMe(queryClient),
         queryClient.invalidateQueries({ queryKey: queryKeys.transactions() }),
         queryClient.invalidateQueries({ queryKey: queryKeys.subscription() }),
       ]);

@@ -3,6 +3,7 @@ import type { TExecution } from '#shared/contract/executions';
 import { api, ApiError, type ApiBody } from '#web/lib/api-client';
 import { executionQuery } from './get-execution';
 import { queryKeys } from '#web/lib/query-keys';
+import { refreshMe } from '#web/lib/session';
 
 /**
  * A failure that does not say whether the answers went out: the connection dropped, or a proxy in front
@@ -36,6 +37,6 @@ export function useCompleteExecution(executionId: string) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.executions() });
     },
     // The answers pay for the run: the balance in the top bar moves (or, refused, is read again).
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.me }),
+    onSettled: () => refreshMe(queryClient),
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type ApiBody } from '#web/lib/api-client';
-import { queryKeys } from '#web/lib/query-keys';
+import { refreshMe } from '#web/lib/session';
 
 /**
  * Opens a run (or the person's unsent run of the workflow again); nothing is charged until the answers or a
@@ -12,6 +12,6 @@ export function useStartExecution() {
   return useMutation({
     mutationFn: (body: ApiBody<'/api/executions/start', 'post'>) =>
       api.post('/api/executions/start', { body }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.me }),
+    onSettled: () => refreshMe(queryClient),
   });
 }
