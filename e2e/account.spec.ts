@@ -387,7 +387,6 @@ for (const lng of LANGUAGES) {
       `the new screens are accessible and look finished (${lng}, ${width}px)`,
       SCREENS,
       async ({ page, browser, baseURL }) => {
-        test.setTimeout(120_000);
         await page.setViewportSize({ width, height: 900 });
         const shoot = async (name: string) => {
           await expectAccessible(page);

@@ -17,7 +17,6 @@ for (const width of [390, 1280]) {
 
     for (const lng of ['en', 'es'] as const) {
       test(`the bell tells of a run that ended unwatched (${lng})`, async ({ page }) => {
-        test.setTimeout(120_000);
         await page.goto(`/?lng=${lng}`);
         await signUpViaApi(page, 'Nora Notice');
         await page.goto(`/my-workflows?lng=${lng}`);

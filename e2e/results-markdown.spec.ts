@@ -46,7 +46,6 @@ for (const lng of ['en', 'es'] as const) {
     test(`${tag}: a Markdown result shows its tables as tables and scrolls inside its card`, async ({
       page,
     }) => {
-      test.setTimeout(90_000);
       await page.setViewportSize({ width, height: 860 });
       await page.goto(`/?lng=${lng}`);
       await signUpViaApi(page, lng === 'es' ? 'Marta Tablas' : 'Mark Tables');
@@ -82,7 +81,6 @@ for (const lng of ['en', 'es'] as const) {
     test(`${tag}: a failed run says why in the page language, with the workflow's own words`, async ({
       page,
     }) => {
-      test.setTimeout(90_000);
       await page.setViewportSize({ width, height: 860 });
       await page.goto(`/?lng=${lng}`);
       await signUpViaApi(page, lng === 'es' ? 'Fermín Fallo' : 'Fay Failure');

@@ -113,7 +113,6 @@ for (const lng of ['es', 'en'] as const) {
   test(`a new user runs the chat demo to a summary and the survey demo to a CSV file (${lng})`, async ({
     page,
   }) => {
-    test.setTimeout(120_000);
     const t = TEXT[lng];
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`/?lng=${lng}`);
@@ -220,7 +219,6 @@ for (const lng of ['es', 'en'] as const) {
     test(`opening, reloading, Back and Forward charge nothing; a reloaded result shows again (${lng}, ${width}px)`, async ({
       page,
     }) => {
-      test.setTimeout(120_000);
       const t = TEXT[lng];
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
       await page.goto(`/?lng=${lng}`);
@@ -262,7 +260,6 @@ for (const lng of ['es', 'en'] as const) {
 }
 
 test('a reopened chat continues its conversation, charged once at its first message', async ({ page }) => {
-  test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/?lng=en');
   await signUpViaApi(page, 'Chris Continue');
@@ -292,7 +289,6 @@ for (const lng of ['es', 'en'] as const) {
     page,
     baseURL,
   }) => {
-    test.setTimeout(90_000);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`/?lng=${lng}`);
     await signUpViaApi(page, 'Nora Nocredit');
@@ -316,7 +312,6 @@ for (const lng of ['es', 'en'] as const) {
 }
 
 test('the failing demo workflow ends failed with its error, and the credit comes back', async ({ page }) => {
-  test.setTimeout(90_000);
   await page.goto('/?lng=en');
   await signUpViaApi(page, 'Fiona Failure');
   const failing = demo('always-fails');
@@ -340,7 +335,6 @@ test('the failing demo workflow ends failed with its error, and the credit comes
 });
 
 test('a slow workflow shows its progress messages, and an image result is previewed', async ({ page }) => {
-  test.setTimeout(120_000);
   await page.goto('/?lng=en');
   await signUpViaApi(page, 'Paula Patience');
   const slow = demo('slow-research');
@@ -371,7 +365,6 @@ test('a slow workflow shows its progress messages, and an image result is previe
 test('a browser without server-sent events follows the slow run by polling to its result', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   await page.addInitScript(() => {
     Reflect.deleteProperty(globalThis, 'EventSource');
   });
@@ -434,7 +427,6 @@ test('someone without credits gets the insufficient-credits dialog and can go bu
   page,
   baseURL,
 }) => {
-  test.setTimeout(90_000);
   await page.goto('/?lng=en');
   await signUpViaApi(page, 'Penny Less');
   const chat = demo('chat-summary');
@@ -475,7 +467,6 @@ test('an unknown workflow shows not found with a way back', async ({ page }) => 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
   test('catalogue, chat, survey, result and history fit a 390 px screen', async ({ page }) => {
-    test.setTimeout(120_000);
     await page.goto('/?lng=es');
     await signUpViaApi(page, 'Pablo Móvil');
     await page.goto('/workflows?lng=es');

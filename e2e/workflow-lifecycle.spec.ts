@@ -61,7 +61,6 @@ for (const [lng, width] of [
     test.use({ viewport: { width, height: width < 768 ? 844 : 900 } });
 
     test(`edit, history, restore, test run and archive (${lng})`, async ({ page }) => {
-      test.setTimeout(90_000);
       const { adminId } = await signInAdmin(page, lng);
       const name = `Lifecycle ${lng} ${Date.now()}`;
       const created = await page.request.post('/api/admin/workflows', {

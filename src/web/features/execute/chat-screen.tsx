@@ -18,6 +18,7 @@ import {
 } from './lib/chat-transcript';
 import { errorMessage } from '#web/lib/error-key';
 import { refreshMe } from '#web/lib/session';
+import { useChatScroll } from './use-chat-scroll';
 
 /** A short pause between the completion marker and sending the conversation, so the last reply is read. */
 const FINISH_DELAY_MS = 2000;
@@ -71,7 +72,7 @@ export function ChatScreen({
   const [done, setDone] = useState(false);
   // Messages the run still allows, as the server last said; unknown until the first reply.
   const [remaining, setRemaining] = useState<number | null>(null);
-  const endRef = useRef<HTMLDivElement>(null);
+  const logRef = useRef<HTMLDivElement>(null);
   const composerRef = useRef<HTMLFormElement>(null);
   useToastClearance(composerRef);
   // The latest callback, read by the delayed finish without restarting its timer.
@@ -80,9 +81,7 @@ export function ChatScreen({
     latest.current = onFinish;
   });
 
-  useEffect(() => {
-    endRef.current?.scrollIntoView?.({ block: 'end' });
-  }, [turns, streaming]);
+  useChatScroll(logRef, composerRef, turns.length, streaming);
 
   useEffect(() => {
     if (!pending && !done) document.getElementById(INPUT_ID)?.focus();
@@ -185,6 +184,7 @@ export function ChatScreen({
       </header>
       {/* The log is not read out itself: a reply arrives word by word, and is announced once when whole. */}
       <div
+        ref={logRef}
         role="log"
         aria-live="off"
         aria-label={t('chat.logLabel')}
@@ -216,7 +216,6 @@ export function ChatScreen({
             )}
           </div>
         ) : null}
-        <div ref={endRef} />
       </div>
       <div className="sr-only" role="status" aria-live="polite" data-testid="chat-announcement">
         {announcement}
