@@ -49,7 +49,18 @@ async function mismatchesOn(state: ServerState): Promise<{ users: number; mismat
   }
   // PGlite belongs to one process at a time: the server must be gone before the directory is opened.
   await stopServer(state.pid);
-  const db = new PGlite({ dataDir: join(state.dataDir ?? '', 'pglite') });
+  return pgliteLedger(state.dataDir ?? '');
+}
+
+/**
+ * The ledger check on a stopped server's embedded database (its DATA_DIR): the journeys' shared server here,
+ * and the servers a journey starts for itself (workflow-incidents.spec.ts) before their directory goes.
+ */
+export async function pgliteLedger(
+  dataDir: string,
+): Promise<{ users: number; mismatches: LedgerMismatch[] }> {
+  const countSql = 'select count(*)::int as n from user_profiles';
+  const db = new PGlite({ dataDir: join(dataDir, 'pglite') });
   try {
     await db.waitReady;
     const users = (await db.query<{ n: number }>(countSql)).rows[0]?.n ?? 0;

@@ -8,6 +8,7 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { type APIRequestContext, expect, request, test } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
+import { pgliteLedger } from './ledger-teardown.js';
 import {
   expectAccessible,
   expectResultScreen,
@@ -116,13 +117,23 @@ async function startApp(port: number, smtpUrl: string) {
     .toBe(true);
   return {
     url,
+    /**
+     * Stops the server, then checks its books as the journeys' teardown checks the shared server's
+     * (e2e/ledger-teardown.ts, which never sees this database): every balance equals its ledger sum.
+     */
     stop: async () => {
       if (!exited) {
         const gone = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await gone;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        const { users, mismatches } = await pgliteLedger(dataDir);
+        expect(users).toBeGreaterThan(0);
+        expect(mismatches).toEqual([]);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }
