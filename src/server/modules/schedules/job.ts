@@ -18,6 +18,8 @@ import { decideDue, type Timing } from './engine.js';
 const BATCH = 50;
 /** Transactions claiming due schedules at once on PostgreSQL (of the pool's 20 connections). */
 const CLAIMERS = 4;
+/** Deliveries a claimer sends at once while it claims the next batch. */
+const DELIVERIES_AT_ONCE = 8;
 
 /**
  * History rows kept per schedule (decision 158): a schedule running every minute would otherwise add 1,440
@@ -291,22 +293,52 @@ export async function runDueSchedules(deps: AppDeps, start: DueRunStarter): Prom
   return counts.reduce((a, b) => a + b, 0);
 }
 
-/** Claims and handles batches of due schedules until none is left for this claimer. */
+/**
+ * Claims and handles batches of due schedules until none is left for this claimer. A batch's deliveries are
+ * sent while the next batch is claimed and started, so the starts do not wait for the workflow services; the
+ * next batch's deliveries begin only once they are done, so at most one batch's are under way per claimer and
+ * each is sent within about one claim's time of its commit, well inside its lease (a slower service holds the
+ * claims up rather than letting deliveries pile up past it).
+ */
 async function claimDue(deps: AppDeps, start: DueRunStarter, now: Date): Promise<number> {
   let handled = 0;
+  let sending: Promise<unknown> = Promise.resolve(undefined);
+  let failure: unknown;
   for (;;) {
-    const batch = await claimBatch(deps, start, now);
+    // A claim that fails still lets the deliveries under way finish before the job answers.
+    const batch = await claimBatch(deps, start, now).catch(async (err: unknown) => {
+      await sending;
+      throw err;
+    });
     handled += batch.size;
-    // The batch's deliveries are done before the next claim: sent alongside it, they compete with the starts
-    // for the process and the pool, and the benchmark measured fewer starts a second (decision 169).
-    await Promise.all(
-      batch.results.map(async ({ deliver }) => {
-        if (deliver) await deliver();
-      }),
-    );
-    if (batch.failure) throw batch.failure;
-    if (batch.size < BATCH) return handled;
+    failure ??= await sending;
+    sending = deliverEach(batch.results);
+    failure ??= batch.failure;
+    if (failure || batch.size < BATCH) break;
   }
+  failure ??= await sending;
+  if (failure) throw failure;
+  return handled;
+}
+
+/**
+ * A batch's deliveries, DELIVERIES_AT_ONCE at a time: all 50 at once held the pool's connections (their
+ * delivery log and acknowledgement) while the claimers waited for theirs (decision 173). One that fails does
+ * not stop the others (each was committed, and is sent now rather than after its lease); the first failure
+ * is answered.
+ */
+async function deliverEach(results: Handled[]): Promise<unknown> {
+  const queue = results.flatMap(({ deliver }) => (deliver ? [deliver] : []));
+  let failure: unknown;
+  const sender = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      await next().catch((err: unknown) => {
+        failure ??= err;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(DELIVERIES_AT_ONCE, queue.length) }, sender));
+  return failure;
 }
 
 /** One claim transaction: up to BATCH due schedules, each handled in its own savepoint. */
