@@ -195,8 +195,9 @@ async function currentReview(
   db: DbOrTx,
   saved: SavedRow,
   workflow: { interactionType: string; surveyQuestions: TSurveyQuestion[] },
+  read?: SavedFile[],
 ): Promise<{ saved: SavedRow; files: SavedFile[] }> {
-  const files = await filesOf(db, saved.id);
+  const files = read ?? (await filesOf(db, saved.id));
   if (workflow.interactionType === 'chatbot') return { saved, files };
   const reason = stored(reviewProblems(workflow.surveyQuestions, saved.answers, saved.language, files));
   if (JSON.stringify(reason) === JSON.stringify(saved.reviewReason)) return { saved, files };
@@ -659,7 +660,20 @@ export async function deleteSavedInput(deps: AppDeps, userId: string, id: string
  */
 type Starter = { user: TSessionUser } | { schedule: true; settings: StartSettings };
 
-/** Saved answers with their workflow, where its runs are delivered, and their owner. */
+/** A kept file as the start's read brings it (JSON: its time as text). */
+type SavedFileJson = Omit<SavedFile, 'createdAt'> & { createdAt: string };
+
+/** The saved answers' kept files, in the start's one read rather than a read of their own. */
+function keptFilesColumn() {
+  const file = savedInputFiles;
+  return sql<SavedFileJson[]>`coalesce((select json_agg(json_build_object('id', ${file.id},
+      'savedInputId', ${file.savedInputId}, 'questionId', ${file.questionId}, 'storageKey', ${file.storageKey},
+      'filename', ${file.filename}, 'contentType', ${file.contentType}, 'size', ${file.size},
+      'createdAt', ${file.createdAt}))
+    from ${file} where ${file.savedInputId} = ${savedInputs.id}), '[]'::json)`;
+}
+
+/** Saved answers with their kept files, their workflow, where its runs are delivered, and their owner. */
 function forRunSelect(db: DbOrTx) {
   return db
     .select({
@@ -668,6 +682,7 @@ function forRunSelect(db: DbOrTx) {
       ...WEBHOOK_TARGET_FIELDS,
       ...AVAILABILITY,
       profile: userProfiles,
+      keptFiles: keptFilesColumn(),
     })
     .from(savedInputs)
     .innerJoin(userWorkflows, eq(userWorkflows.id, savedInputs.workflowId))
@@ -698,7 +713,8 @@ async function loadForRun(deps: AppDeps, db: DbOrTx, id: string, by: Starter) {
   if (row.profile.deletedAt) throw new AppError('ACCOUNT_SUSPENDED', 'default');
   if (!row.isActive || (!row.isPublic && !user.isAdmin)) throw notFound('workflow');
   refuseUnsaveable(row);
-  const { files } = await currentReview(db, row.saved, row);
+  const kept = row.keptFiles.map((k) => ({ ...k, createdAt: new Date(k.createdAt) }));
+  const { files } = await currentReview(db, row.saved, row, kept);
   // Named in the reader's language (the questions' texts too); the check is the same in any language.
   const problems = reviewProblems(row.surveyQuestions, row.saved.answers, user.language, files);
   if (problems.length > 0) throw new SavedInputNeedsReview(problems, user.language);
