@@ -775,7 +775,8 @@ async function startSavedInput(
       { answers: copies.answers, origin, ...('settings' in by ? { settings: by.settings } : {}) },
     );
     await copies.attach(tx, run.executionId);
-    await noteLastRun(tx, row.saved.id, run.executionId);
+    // A schedule's job notes the run as the last one with its due time's outcome, in that same statement.
+    if (!('schedule' in by)) await noteLastRun(tx, row.saved.id, run.executionId);
     return run;
   };
   let started: StartedRun;

@@ -74,7 +74,7 @@ function dueBatch(): DueBatch {
  * Starts the run of a due schedule's saved answers inside the transaction that holds the schedule's row (in
  * the savepoint of its due time), charged like any run with origin `schedule`. The saved answers' own start
  * provides it (public-api's startScheduledRun, composed in src/server/jobs), so this module never reaches
- * into the run start.
+ * into the run start; the job notes the run as the saved answers' last one with the due time's outcome.
  */
 export type DueRunStarter = (
   deps: AppDeps,
@@ -111,8 +111,9 @@ const historyEntry = preparedPerHandle((db) =>
 );
 
 /**
- * The history row's outcome (none when the due time was recorded already: `entryId` null) and the schedule's
- * advance in one statement: a round trip less for every due time.
+ * The history row's outcome (none when the due time was recorded already: `entryId` null), the run noted as
+ * the saved answers' last one (when one started), and the schedule's advance, in one statement: two round
+ * trips less for every due time.
  */
 const outcomeAndAdvance = preparedPerHandle((db: DbOrTx) => {
   const history = scheduleRuns;
@@ -122,8 +123,12 @@ const outcomeAndAdvance = preparedPerHandle((db: DbOrTx) => {
         ${columnName(history.reason)} = ${p('reason')}
       where ${history.id} = ${p('entryId')}::uuid`,
   );
+  const lastRun = db.$with('last_run', {}).as(
+    sql`update ${savedInputs} set ${columnName(savedInputs.lastRunId)} = ${p('runId')}::uuid
+      where ${savedInputs.id} = ${p('savedInputId')}::uuid and ${p('runId')}::uuid is not null`,
+  );
   return db
-    .with(outcome)
+    .with(outcome, lastRun)
     .update(schedules)
     .set({
       active: sql`${p('active')}::boolean`,
@@ -166,6 +171,7 @@ async function handleDue(
       entryId,
       ...outcome,
       scheduleId: schedule.id,
+      savedInputId: schedule.savedInputId,
       active: state.active,
       pausedReason: state.pausedReason,
       nextRunAt: state.nextRunAt?.toISOString() ?? null,
@@ -205,7 +211,7 @@ async function handleDue(
       : { runId: null, outcome: 'skipped', reason: outcome.reason },
     { skipsInARow: skips, pause },
   );
-  // The start noted the run as the saved answers' last one, as every start of them does.
+  // The run was noted as the saved answers' last one with the outcome, as every start of them notes it.
   if (outcome.kind === 'started') return outcome.deliver ? { deliver: outcome.deliver } : {};
   const skip: ScheduleSkip = {
     scheduleId: schedule.id,
