@@ -95,9 +95,9 @@ export async function benchSchedules(settings: Settings): Promise<SectionResult>
     // due. The starter is the job's own (startScheduledRun), timed: its start, and its delivery after the commit.
     await Promise.all(
       instances.map(async ({ deps, phases }) => {
-        const timed: DueRunStarter = async (d, tx, id) => {
+        const timed: DueRunStarter = async (d, tx, id, batch) => {
           const t0 = performance.now();
-          const outcome = await startScheduledRun(d, tx, id);
+          const outcome = await startScheduledRun(d, tx, id, batch);
           phases.startMs += performance.now() - t0;
           if (outcome.kind !== 'started' || !outcome.deliver) return outcome;
           const deliver = outcome.deliver;

@@ -14,6 +14,7 @@ export {
   openTestRun,
   refuseTooManyUnspokenChats,
   START_SETTINGS,
+  type StartSettings,
   startRun,
   type StartedRun,
 } from './start.js';

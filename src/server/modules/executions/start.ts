@@ -31,7 +31,7 @@ export interface StartRunInput {
 
 /** The live settings a start needs. */
 export const START_SETTINGS = ['webhook_timeout_minutes', 'require_email_verification'] as const;
-type StartSettings = Pick<ConfigValues, (typeof START_SETTINGS)[number]>;
+export type StartSettings = Pick<ConfigValues, (typeof START_SETTINGS)[number]>;
 
 export interface StartRunOptions {
   /** The settings, when the caller read them with its own lookup; read here otherwise. */

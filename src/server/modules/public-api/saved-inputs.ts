@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { TSessionUser } from '#shared/contract/auth.js';
 import type { TLanguage } from '#shared/contract/common.js';
 import { type TStoredFileAnswer, ZFileAnswerRef, ZSentAnswer } from '#shared/contract/executions.js';
@@ -22,6 +22,7 @@ import {
   userWorkflows,
   workflowExecutions,
 } from '#server/db/schema.js';
+import { preparedPerHandle } from '#server/db/prepared.js';
 import { isUniqueViolation } from '#server/db/sql-helpers.js';
 import { AppError, badRequest, notFound } from '#server/lib/errors.js';
 import { isStorageKey, resultStorageFor } from '#server/providers/storage/index.js';
@@ -36,7 +37,9 @@ import {
   deliverClaimed,
   fileQuestion,
   problemText,
+  START_SETTINGS,
   type StartedRun,
+  type StartSettings,
   startRun,
   surveyAnswersOrThrow,
   takeSavedInputFileKeys,
@@ -44,7 +47,7 @@ import {
   WEBHOOK_TARGET_FIELDS,
 } from '../executions/service.js';
 import { allowedExtension, queueFileDeletions, removeQueuedFiles } from '../results/service.js';
-import { getSetting } from '../settings/service.js';
+import { getSetting, getSettings } from '../settings/service.js';
 import { visibleTo } from '../workflows/service.js';
 
 /*
@@ -101,8 +104,15 @@ function refuseUnsaveable(workflow: { interactionType: string }) {
 
 type SavedFile = typeof savedInputFiles.$inferSelect;
 
-const filesOf = (db: DbOrTx, savedInputId: string) =>
-  db.select().from(savedInputFiles).where(eq(savedInputFiles.savedInputId, savedInputId));
+/** Read at every start of saved answers (each due schedule's among them), so prepared once per connection. */
+const savedFilesQuery = preparedPerHandle((db) =>
+  db
+    .select()
+    .from(savedInputFiles)
+    .where(eq(savedInputFiles.savedInputId, sql.placeholder('savedInputId')))
+    .prepare('saved_input_files'),
+);
+const filesOf = (db: DbOrTx, savedInputId: string) => savedFilesQuery(db).execute({ savedInputId });
 
 /**
  * How a file question's saved answer `{ fileId }` becomes the file's facts: a file kept with these saved
@@ -185,8 +195,9 @@ async function currentReview(
   db: DbOrTx,
   saved: SavedRow,
   workflow: { interactionType: string; surveyQuestions: TSurveyQuestion[] },
+  read?: SavedFile[],
 ): Promise<{ saved: SavedRow; files: SavedFile[] }> {
-  const files = await filesOf(db, saved.id);
+  const files = read ?? (await filesOf(db, saved.id));
   if (workflow.interactionType === 'chatbot') return { saved, files };
   const reason = stored(reviewProblems(workflow.surveyQuestions, saved.answers, saved.language, files));
   if (JSON.stringify(reason) === JSON.stringify(saved.reviewReason)) return { saved, files };
@@ -642,8 +653,48 @@ export async function deleteSavedInput(deps: AppDeps, userId: string, id: string
   await removeQueuedFiles(deps, keys).catch(() => 0);
 }
 
-/** Who starts saved answers: their owner in person (web, API, MCP) or their schedule (the owner is read). */
-type Starter = { user: TSessionUser } | { schedule: true };
+/**
+ * Who starts saved answers: their owner in person (web, API, MCP) or their schedule (the owner is read). A
+ * schedule's start runs in the savepoint the schedules job holds for its due time, with the start's settings
+ * the job read once for its claimed batch.
+ */
+type Starter = { user: TSessionUser } | { schedule: true; settings: StartSettings };
+
+/** A kept file as the start's read brings it (JSON: its time as text). */
+type SavedFileJson = Omit<SavedFile, 'createdAt'> & { createdAt: string };
+
+/** The saved answers' kept files, in the start's one read rather than a read of their own. */
+function keptFilesColumn() {
+  const file = savedInputFiles;
+  return sql<SavedFileJson[]>`coalesce((select json_agg(json_build_object('id', ${file.id},
+      'savedInputId', ${file.savedInputId}, 'questionId', ${file.questionId}, 'storageKey', ${file.storageKey},
+      'filename', ${file.filename}, 'contentType', ${file.contentType}, 'size', ${file.size},
+      'createdAt', ${file.createdAt}))
+    from ${file} where ${file.savedInputId} = ${savedInputs.id}), '[]'::json)`;
+}
+
+/** Saved answers with their kept files, their workflow, where its runs are delivered, and their owner. */
+function forRunSelect(db: DbOrTx) {
+  return db
+    .select({
+      saved: savedInputs,
+      ...WORKFLOW_FIELDS,
+      ...WEBHOOK_TARGET_FIELDS,
+      ...AVAILABILITY,
+      profile: userProfiles,
+      keptFiles: keptFilesColumn(),
+    })
+    .from(savedInputs)
+    .innerJoin(userWorkflows, eq(userWorkflows.id, savedInputs.workflowId))
+    .innerJoin(userProfiles, eq(userProfiles.id, savedInputs.userId));
+}
+
+/** A due schedule's read of its saved answers (anyone's: the owner is the schedule's), prepared per connection. */
+const scheduledForRun = preparedPerHandle((db) =>
+  forRunSelect(db)
+    .where(eq(savedInputs.id, sql.placeholder('id')))
+    .prepare('saved_input_for_schedule'),
+);
 
 /**
  * Saved answers and everything a start of them reads, in `db` (the schedule job's transaction, or the pool):
@@ -653,24 +704,17 @@ type Starter = { user: TSessionUser } | { schedule: true };
  * and refused with what to fix (409), never sent. Answers the checked answers, as a run sends them.
  */
 async function loadForRun(deps: AppDeps, db: DbOrTx, id: string, by: Starter) {
-  const [row] = await db
-    .select({
-      saved: savedInputs,
-      ...WORKFLOW_FIELDS,
-      ...WEBHOOK_TARGET_FIELDS,
-      ...AVAILABILITY,
-      profile: userProfiles,
-    })
-    .from(savedInputs)
-    .innerJoin(userWorkflows, eq(userWorkflows.id, savedInputs.workflowId))
-    .innerJoin(userProfiles, eq(userProfiles.id, savedInputs.userId))
-    .where(and(eq(savedInputs.id, id), 'user' in by ? eq(savedInputs.userId, by.user.id) : undefined));
+  const [row] =
+    'user' in by
+      ? await forRunSelect(db).where(and(eq(savedInputs.id, id), eq(savedInputs.userId, by.user.id)))
+      : await scheduledForRun(db).execute({ id });
   if (!row) throw notFound('savedInput');
   const user = 'user' in by ? by.user : toSessionUser(row.profile);
   if (row.profile.deletedAt) throw new AppError('ACCOUNT_SUSPENDED', 'default');
   if (!row.isActive || (!row.isPublic && !user.isAdmin)) throw notFound('workflow');
   refuseUnsaveable(row);
-  const { files } = await currentReview(db, row.saved, row);
+  const kept = row.keptFiles.map((k) => ({ ...k, createdAt: new Date(k.createdAt) }));
+  const { files } = await currentReview(db, row.saved, row, kept);
   // Named in the reader's language (the questions' texts too); the check is the same in any language.
   const problems = reviewProblems(row.surveyQuestions, row.saved.answers, user.language, files);
   if (problems.length > 0) throw new SavedInputNeedsReview(problems, user.language);
@@ -686,8 +730,17 @@ async function loadForRun(deps: AppDeps, db: DbOrTx, id: string, by: Starter) {
 
 const AVAILABILITY = { isActive: userWorkflows.isActive, isPublic: userWorkflows.isPublic };
 
+/** Written at every start of saved answers, so prepared once per connection. */
+const lastRunUpdate = preparedPerHandle((db) =>
+  db
+    .update(savedInputs)
+    .set({ lastRunId: sql`${sql.placeholder('runId')}::uuid` })
+    .where(eq(savedInputs.id, sql.placeholder('id')))
+    .prepare('saved_input_last_run'),
+);
+
 async function noteLastRun(db: DbOrTx, id: string, runId: string) {
-  await db.update(savedInputs).set({ lastRunId: runId }).where(eq(savedInputs.id, id));
+  await lastRunUpdate(db).execute({ id, runId });
 }
 
 /** A start of saved answers: the run, and its first delivery to send once `db`'s transaction committed. */
@@ -714,19 +767,23 @@ async function startSavedInput(
   const { row, user, answers, files } = await loadForRun(deps, db, id, by);
   // The kept files' bytes are copied before the start, so the run's own copies exist when it commits.
   const copies = await copyFilesForRun(deps, answers, files);
+  const start = async (tx: DbOrTx) => {
+    const run = await startRun(
+      { ...deps, db: tx },
+      user,
+      { workflowId: row.saved.workflowId, language: row.saved.language },
+      { answers: copies.answers, origin, ...('settings' in by ? { settings: by.settings } : {}) },
+    );
+    await copies.attach(tx, run.executionId);
+    // A schedule's job notes the run as the last one with its due time's outcome, in that same statement.
+    if (!('schedule' in by)) await noteLastRun(tx, row.saved.id, run.executionId);
+    return run;
+  };
   let started: StartedRun;
   try {
-    started = await db.transaction(async (tx) => {
-      const run = await startRun(
-        { ...deps, db: tx },
-        user,
-        { workflowId: row.saved.workflowId, language: row.saved.language },
-        { answers: copies.answers, origin },
-      );
-      await copies.attach(tx, run.executionId);
-      await noteLastRun(tx, row.saved.id, run.executionId);
-      return run;
-    });
+    // A schedule's start is already in the savepoint of its due time, which a failure here rolls back (the
+    // start statement writes nothing when it refuses); a savepoint of its own would only cost two round trips.
+    started = 'schedule' in by ? await start(db) : await db.transaction(start);
   } catch (err) {
     await copies.discard();
     throw err;
@@ -793,19 +850,24 @@ function skipReasonOf(err: AppError): SkipReason | null {
 /**
  * A due schedule's run (the schedules job's DueRunStarter, composed in src/server/jobs): startSavedInput in
  * the transaction that holds the schedule, origin `schedule`, so it is charged like any run and written
- * exactly when its due time is recorded. What stops it is a skip reason. The first delivery is sent after
+ * exactly when its due time is recorded. `tx` is the savepoint the job holds for the due time: a failure
+ * rolls it back, run and charge with it. What stops it is a skip reason. The first delivery is sent after
  * the commit; if the process dies first, the retry job takes it over once its lease is past.
  */
 export async function startScheduledRun(
   deps: AppDeps,
   tx: Tx,
   savedInputId: string,
+  batch: { once<T>(key: string, read: () => Promise<T>): Promise<T> },
 ): Promise<
   | { kind: 'started'; runId: string; deliver: (() => Promise<unknown>) | undefined }
   | { kind: 'skipped'; reason: SkipReason }
 > {
   try {
-    const started = await startSavedInput(deps, tx, savedInputId, { schedule: true }, 'schedule');
+    // Read in the batch's transaction by its first due time, and shared by the batch's others.
+    const settings = await batch.once('start-settings', () => getSettings(tx, START_SETTINGS));
+    const by = { schedule: true, settings } as const;
+    const started = await startSavedInput(deps, tx, savedInputId, by, 'schedule');
     return { kind: 'started', runId: started.executionId, deliver: started.deliver };
   } catch (err) {
     const reason = err instanceof AppError ? skipReasonOf(err) : null;

@@ -1,6 +1,8 @@
 import { and, asc, eq, lt, lte, sql } from 'drizzle-orm';
 import { SCHEDULE_SKIPS_BEFORE_PAUSE, type TScheduleSkipReason } from '#shared/contract/schedules.js';
-import type { Tx } from '#server/db/client.js';
+import type { DbOrTx, Tx } from '#server/db/client.js';
+import { preparedPerHandle } from '#server/db/prepared.js';
+import { columnName } from '#server/db/sql-helpers.js';
 import { savedInputs, scheduleRuns, schedules, userProfiles, userWorkflows } from '#server/db/schema.js';
 import type { Job } from '#server/jobs/scheduler.js';
 import type { AppDeps } from '#server/types.js';
@@ -16,6 +18,8 @@ import { decideDue, type Timing } from './engine.js';
 const BATCH = 50;
 /** Transactions claiming due schedules at once on PostgreSQL (of the pool's 20 connections). */
 const CLAIMERS = 4;
+/** Deliveries a claimer sends at once while it claims the next batch. */
+const DELIVERIES_AT_ONCE = 8;
 
 /**
  * History rows kept per schedule (decision 158): a schedule running every minute would otherwise add 1,440
@@ -43,17 +47,99 @@ type DueRunOutcome =
   | { kind: 'skipped'; reason: Exclude<TScheduleSkipReason, 'missed'> };
 
 /**
- * Starts the run of a due schedule's saved answers inside the transaction that holds the schedule's row,
- * charged like any run with origin `schedule`. The saved answers' own start provides it (public-api's
- * startScheduledRun, composed in src/server/jobs), so this module never reaches into the run start.
+ * One claimed batch as a starter sees it: `once` reads something (the start's live settings) for the whole
+ * batch, in its transaction, the first due time reading it and the others sharing the answer.
  */
-export type DueRunStarter = (deps: AppDeps, tx: Tx, savedInputId: string) => Promise<DueRunOutcome>;
+interface DueBatch {
+  once<T>(key: string, read: () => Promise<T>): Promise<T>;
+}
+
+function dueBatch(): DueBatch {
+  const reads = new Map<string, Promise<unknown>>();
+  return {
+    once<T>(key: string, read: () => Promise<T>): Promise<T> {
+      let value = reads.get(key) as Promise<T> | undefined;
+      if (!value) {
+        value = read();
+        reads.set(key, value);
+        // A failed read is not kept: the next due time reads again.
+        value.catch(() => reads.delete(key));
+      }
+      return value;
+    },
+  };
+}
+
+/**
+ * Starts the run of a due schedule's saved answers inside the transaction that holds the schedule's row (in
+ * the savepoint of its due time), charged like any run with origin `schedule`. The saved answers' own start
+ * provides it (public-api's startScheduledRun, composed in src/server/jobs), so this module never reaches
+ * into the run start; the job notes the run as the saved answers' last one with the due time's outcome.
+ */
+export type DueRunStarter = (
+  deps: AppDeps,
+  tx: Tx,
+  savedInputId: string,
+  batch: DueBatch,
+) => Promise<DueRunOutcome>;
 
 type Outcome = DueRunOutcome | { kind: 'skipped'; reason: 'missed' };
 
 interface Handled {
   deliver?: () => Promise<unknown>;
 }
+
+const p = (name: string) => sql.placeholder(name);
+
+/**
+ * The due time's claim in the history (its unique index is the last guard against a second start), and below
+ * its outcome with the schedule's advance: written for every due time, so each is prepared once per connection.
+ */
+const historyEntry = preparedPerHandle((db) =>
+  db
+    .insert(scheduleRuns)
+    .values({
+      scheduleId: p('scheduleId'),
+      dueAt: p('dueAt'),
+      outcome: 'started',
+      missed: p('missed'),
+      createdAt: p('now'),
+    })
+    .onConflictDoNothing()
+    .returning({ id: scheduleRuns.id })
+    .prepare('schedule_history_entry'),
+);
+
+/**
+ * The history row's outcome (none when the due time was recorded already: `entryId` null), the run noted as
+ * the saved answers' last one (when one started), and the schedule's advance, in one statement: two round
+ * trips less for every due time.
+ */
+const outcomeAndAdvance = preparedPerHandle((db: DbOrTx) => {
+  const history = scheduleRuns;
+  const outcome = db.$with('outcome', {}).as(
+    sql`update ${history}
+      set ${columnName(history.runId)} = ${p('runId')}::uuid, ${columnName(history.outcome)} = ${p('outcome')},
+        ${columnName(history.reason)} = ${p('reason')}
+      where ${history.id} = ${p('entryId')}::uuid`,
+  );
+  const lastRun = db.$with('last_run', {}).as(
+    sql`update ${savedInputs} set ${columnName(savedInputs.lastRunId)} = ${p('runId')}::uuid
+      where ${savedInputs.id} = ${p('savedInputId')}::uuid and ${p('runId')}::uuid is not null`,
+  );
+  return db
+    .with(outcome, lastRun)
+    .update(schedules)
+    .set({
+      active: sql`${p('active')}::boolean`,
+      pausedReason: sql`${p('pausedReason')}`,
+      nextRunAt: sql`${p('nextRunAt')}::timestamptz`,
+      skipsInARow: sql`${p('skips')}::int`,
+      updatedAt: sql`${p('now')}::timestamptz`,
+    })
+    .where(eq(schedules.id, sql`${p('scheduleId')}::uuid`))
+    .prepare('schedule_outcome_advance');
+});
 
 /**
  * One due schedule, in its own savepoint: its due time decided and claimed in the history (whose unique index
@@ -65,39 +151,50 @@ async function handleDue(
   tx: Tx,
   schedule: ScheduleRow,
   now: Date,
+  batch: DueBatch,
 ): Promise<Handled> {
   const timing: Timing = { cron: schedule.cron, timezone: schedule.timezone, endsAt: schedule.endsAt };
   const decision = decideDue(timing, schedule.nextRunAt!, now);
-  const advance = (fields: { skipsInARow: number; pause: boolean }) =>
-    tx
-      .update(schedules)
-      .set({
-        ...(fields.pause
-          ? { active: false, pausedReason: 'skips' as const, nextRunAt: null }
-          : decision.next
-            ? { nextRunAt: decision.next }
-            : { active: false, pausedReason: 'ended' as const, nextRunAt: null }),
-        skipsInARow: fields.skipsInARow,
-        updatedAt: now,
-      })
-      .where(eq(schedules.id, schedule.id));
-  const [entry] = await tx
-    .insert(scheduleRuns)
-    .values({
+  // The history's outcome (if this due time has a row of its own) and the schedule's next time, paused state
+  // and skips. An advance that neither pauses nor ends keeps the claimed row's state (it is locked).
+  const record = (
+    entryId: string | null,
+    outcome: { runId: string | null; outcome: 'started' | 'skipped'; reason: string | null },
+    fields: { skipsInARow: number; pause: boolean },
+  ) => {
+    const state = fields.pause
+      ? { active: false, pausedReason: 'skips', nextRunAt: null }
+      : decision.next
+        ? { active: schedule.active, pausedReason: schedule.pausedReason, nextRunAt: decision.next }
+        : { active: false, pausedReason: 'ended', nextRunAt: null };
+    return outcomeAndAdvance(tx).execute({
+      entryId,
+      ...outcome,
       scheduleId: schedule.id,
-      dueAt: decision.latest,
-      outcome: 'started',
-      missed: decision.missed,
-      createdAt: now,
-    })
-    .onConflictDoNothing()
-    .returning({ id: scheduleRuns.id });
+      savedInputId: schedule.savedInputId,
+      active: state.active,
+      pausedReason: state.pausedReason,
+      nextRunAt: state.nextRunAt?.toISOString() ?? null,
+      skips: fields.skipsInARow,
+      now: now.toISOString(),
+    });
+  };
+  const [entry] = await historyEntry(tx).execute({
+    scheduleId: schedule.id,
+    dueAt: decision.latest,
+    missed: decision.missed,
+    now,
+  });
   if (!entry) {
-    await advance({ skipsInARow: schedule.skipsInARow, pause: false });
+    await record(
+      null,
+      { runId: null, outcome: 'started', reason: null },
+      { skipsInARow: schedule.skipsInARow, pause: false },
+    );
     return {};
   }
   const outcome: Outcome = decision.run
-    ? await start(deps, tx, schedule.savedInputId)
+    ? await start(deps, tx, schedule.savedInputId, batch)
     : { kind: 'skipped', reason: 'missed' };
   // Times missed while the service was down are nobody's doing: they neither count as skips nor reset them.
   const skips =
@@ -107,14 +204,14 @@ async function handleDue(
         ? schedule.skipsInARow
         : schedule.skipsInARow + 1;
   const pause = skips >= SCHEDULE_SKIPS_BEFORE_PAUSE;
-  await tx
-    .update(scheduleRuns)
-    .set(
-      outcome.kind === 'started' ? { runId: outcome.runId } : { outcome: 'skipped', reason: outcome.reason },
-    )
-    .where(eq(scheduleRuns.id, entry.id));
-  await advance({ skipsInARow: skips, pause });
-  // The start noted the run as the saved answers' last one, as every start of them does.
+  await record(
+    entry.id,
+    outcome.kind === 'started'
+      ? { runId: outcome.runId, outcome: 'started', reason: null }
+      : { runId: null, outcome: 'skipped', reason: outcome.reason },
+    { skipsInARow: skips, pause },
+  );
+  // The run was noted as the saved answers' last one with the outcome, as every start of them notes it.
   if (outcome.kind === 'started') return outcome.deliver ? { deliver: outcome.deliver } : {};
   const skip: ScheduleSkip = {
     scheduleId: schedule.id,
@@ -202,22 +299,52 @@ export async function runDueSchedules(deps: AppDeps, start: DueRunStarter): Prom
   return counts.reduce((a, b) => a + b, 0);
 }
 
-/** Claims and handles batches of due schedules until none is left for this claimer. */
+/**
+ * Claims and handles batches of due schedules until none is left for this claimer. A batch's deliveries are
+ * sent while the next batch is claimed and started, so the starts do not wait for the workflow services; the
+ * next batch's deliveries begin only once they are done, so at most one batch's are under way per claimer and
+ * each is sent within about one claim's time of its commit, well inside its lease (a slower service holds the
+ * claims up rather than letting deliveries pile up past it).
+ */
 async function claimDue(deps: AppDeps, start: DueRunStarter, now: Date): Promise<number> {
   let handled = 0;
+  let sending: Promise<unknown> = Promise.resolve(undefined);
+  let failure: unknown;
   for (;;) {
-    const batch = await claimBatch(deps, start, now);
+    // A claim that fails still lets the deliveries under way finish before the job answers.
+    const batch = await claimBatch(deps, start, now).catch(async (err: unknown) => {
+      await sending;
+      throw err;
+    });
     handled += batch.size;
-    // The batch's deliveries are done before the next claim: sent alongside it, they compete with the starts
-    // for the process and the pool, and the benchmark measured fewer starts a second (decision 169).
-    await Promise.all(
-      batch.results.map(async ({ deliver }) => {
-        if (deliver) await deliver();
-      }),
-    );
-    if (batch.failure) throw batch.failure;
-    if (batch.size < BATCH) return handled;
+    failure ??= await sending;
+    sending = deliverEach(batch.results);
+    failure ??= batch.failure;
+    if (failure || batch.size < BATCH) break;
   }
+  failure ??= await sending;
+  if (failure) throw failure;
+  return handled;
+}
+
+/**
+ * A batch's deliveries, DELIVERIES_AT_ONCE at a time: all 50 at once held the pool's connections (their
+ * delivery log and acknowledgement) while the claimers waited for theirs (decision 173). One that fails does
+ * not stop the others (each was committed, and is sent now rather than after its lease); the first failure
+ * is answered.
+ */
+async function deliverEach(results: Handled[]): Promise<unknown> {
+  const queue = results.flatMap(({ deliver }) => (deliver ? [deliver] : []));
+  let failure: unknown;
+  const sender = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      await next().catch((err: unknown) => {
+        failure ??= err;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(DELIVERIES_AT_ONCE, queue.length) }, sender));
+  return failure;
 }
 
 /** One claim transaction: up to BATCH due schedules, each handled in its own savepoint. */
@@ -236,10 +363,13 @@ async function claimBatch(
       .for('update', { skipLocked: true });
     const results: Handled[] = [];
     let failure: unknown;
+    const batch = dueBatch();
     for (const schedule of due) {
       // One schedule that fails (its savepoint undone, it stays due) does not hold up the others.
       try {
-        results.push(await tx.transaction((savepoint) => handleDue(deps, start, savepoint, schedule, now)));
+        results.push(
+          await tx.transaction((savepoint) => handleDue(deps, start, savepoint, schedule, now, batch)),
+        );
       } catch (err) {
         failure ??= err;
       }

@@ -272,6 +272,12 @@ describe('the schedules job', () => {
     expect(history[0]!.dueAt.toISOString()).toBe(p.schedule.nextRunAt);
     const after = await stored(p.schedule.id);
     expect(after.nextRunAt!.toISOString()).toBe(p.schedule.nextRuns[1]);
+    // The saved answers show it as their last run.
+    const saved = await p.client.get(`/api/saved-inputs/${p.savedInputId}`);
+    expect(saved.json<{ lastRun: { id: string; origin: string } | null }>().lastRun).toMatchObject({
+      id: runs[0]!.id,
+      origin: 'schedule',
+    });
     // The workflow received the saved answers.
     const call = await world.service.callFor(runs[0]!.id);
     expect(JSON.stringify(call.body.responses)).toContain('Ana');

@@ -1,6 +1,7 @@
 import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { CONFIG_ENTRIES, CONFIG_KEYS, type ConfigKey, type ConfigValues } from '#shared/contract/config.js';
 import type { DbOrTx } from '#server/db/client.js';
+import { preparedPerHandle } from '#server/db/prepared.js';
 import { adminConfig } from '#server/db/schema.js';
 import { badRequest, notFound } from '#server/lib/errors.js';
 
@@ -21,15 +22,14 @@ export async function seedConfig(db: DbOrTx, initial: Partial<ConfigValues> = {}
     .onConflictDoNothing({ target: adminConfig.key });
 }
 
-/** Prepared once per database or transaction handle: run starts and sign-ups read a setting every time. */
-function settingLookup(db: DbOrTx) {
-  return db
+/** Prepared once per connection: run starts and sign-ups read a setting every time. */
+const settingLookup = preparedPerHandle((db) =>
+  db
     .select({ value: adminConfig.value })
     .from(adminConfig)
     .where(eq(adminConfig.key, sql.placeholder('key')))
-    .prepare('get_setting');
-}
-const settingLookups = new WeakMap<DbOrTx, ReturnType<typeof settingLookup>>();
+    .prepare('get_setting'),
+);
 
 type SettingRows = Awaited<ReturnType<ReturnType<typeof settingLookup>['execute']>>;
 /** Reads of a setting under way, per handle: a caller asking meanwhile shares the read instead of sending its own. */
@@ -46,9 +46,7 @@ export async function getSetting<K extends ConfigKey>(db: DbOrTx, key: K): Promi
   if (!reads) readsUnderWay.set(db, (reads = new Map()));
   let read = reads.get(key);
   if (!read) {
-    let lookup = settingLookups.get(db);
-    if (!lookup) settingLookups.set(db, (lookup = settingLookup(db)));
-    const started = lookup.execute({ key });
+    const started = settingLookup(db).execute({ key });
     read = started;
     reads.set(key, started);
     const done = () => {
