@@ -51,8 +51,8 @@ const TEST_WORKFLOWS = [
           source: 'create',
           nameEn: 'Greeting',
           nameEs: 'Saludo',
-          categoryEn: 'Tests',
-          categoryEs: 'Pruebas',
+          categoryEn: 'Other',
+          categoryEs: 'Otros',
           creditsPerExecution: 3,
           interactionType: 'survey',
           surveyQuestions: JSON.stringify([
