@@ -491,7 +491,7 @@ export async function benchBuilderMinutes(settings: Settings): Promise<SectionRe
         await n8nPage.waitForURL(/\/workflow\/(?!new)/);
         await flujoPage.bringToFront();
         await act.open(`${flujoUrl}/admin/workflows/${plainId}?lng=en`, 3);
-        await act.paste(flujoPage.getByLabel('Webhook URL'), url, false);
+        await act.paste(flujoPage.locator('#wf-webhook'), url, false);
         act.clicks++;
         await flujoPage.getByRole('radio', { name: /^Public/ }).check();
         await act.click(flujoPage.getByRole('button', { name: 'Save', exact: true }));
