@@ -1,4 +1,5 @@
 import { benchApiRuns } from './api-runs.js';
+import { benchBuilderMinutes } from './builder-minutes.js';
 import { benchCatalogue } from './catalogue.js';
 import { benchChatStream } from './chat-stream.js';
 import { benchFootprint } from './footprint.js';
@@ -24,10 +25,16 @@ const BENCHMARKS: Record<string, (settings: Settings) => Promise<SectionResult>>
   'chat-stream': benchChatStream,
   'run-events': benchRunEvents,
   schedules: benchSchedules,
+  'builder-minutes': benchBuilderMinutes,
 };
 
 /** The page benchmarks drive a browser, and scale times one request at a time: none needs a load generator. */
-const WITHOUT_WRK = new Set(['page-weight', 'lighthouse', 'schedules', 'scale']);
+const WITHOUT_WRK = new Set(['page-weight', 'lighthouse', 'schedules', 'scale', 'builder-minutes']);
+/**
+ * Run only when named: the builder's minutes need n8n (about 2 GB, installed on first use) and measure a
+ * person's way through n8n's editor, not the server against the machine.
+ */
+const ON_REQUEST = new Set(['builder-minutes']);
 /** The schedules benchmark runs the job in its own process: it needs no server build. */
 const WITHOUT_SERVER = new Set(['schedules']);
 
@@ -42,7 +49,7 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
-  const selected = names.length ? names : Object.keys(BENCHMARKS);
+  const selected = names.length ? names : Object.keys(BENCHMARKS).filter((n) => !ON_REQUEST.has(n));
   if (selected.some((n) => !WITHOUT_WRK.has(n)) && !wrkAvailable()) {
     console.error('wrk is needed for the load (Debian/Ubuntu: apt-get install -y wrk).');
     process.exit(2);

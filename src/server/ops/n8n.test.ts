@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TAdminWorkflowDetail } from '#shared/contract/admin.js';
+import type { TAdminRunDetail } from '#shared/contract/operations.js';
 import { fromProjectRoot } from '../lib/project-root.js';
 import { Metrics } from '../lib/metrics.js';
 import { createAccount } from '../modules/auth/service.js';
@@ -32,6 +33,102 @@ const N8N_OWNER = { email: 'owner@n8n.example', password: 'Owner-password-1' };
 const asCustomExtension = (json: string) => json.replaceAll('"n8n-nodes-flujo.', '"CUSTOM.');
 const EXAMPLES = ['n8n-flujo-nodes-survey.json', 'n8n-flujo-nodes-chat.json'];
 const CREDENTIAL_ID = 'flujoCredential1';
+const credential = { flujoApi: { id: CREDENTIAL_ID, name: 'Flujo API' } };
+/** The path of the test-runner workflow's webhook in n8n. */
+const TEST_RUNNER_PATH = 'flujo-test-runner';
+/**
+ * Two more n8n workflows beside the examples, imported in the same command: a one-question survey (its trigger
+ * creates it in Flujo, private, and it answers "Hello, <name>"), and a builder's test of a Flujo workflow from
+ * inside n8n: a webhook (standing in for the editor's "Execute workflow" button) → the Flujo node's Test
+ * Workflow (the workflow id and answers from the call) → its Get Run on that run, whose output n8n answers with.
+ */
+const TEST_WORKFLOWS = [
+  {
+    name: 'Flujo: greeting (survey)',
+    nodes: [
+      {
+        parameters: {
+          source: 'create',
+          nameEn: 'Greeting',
+          nameEs: 'Saludo',
+          categoryEn: 'Other',
+          categoryEs: 'Otros',
+          creditsPerExecution: 3,
+          interactionType: 'survey',
+          surveyQuestions: JSON.stringify([
+            { id: 'name', type: 'text', question: { en: 'Your name', es: 'Tu nombre' } },
+          ]),
+        },
+        id: '0b6c2d1e-0003-4a00-8000-000000000001',
+        name: 'Flujo Trigger',
+        type: 'CUSTOM.flujoTrigger',
+        typeVersion: 1,
+        position: [0, 0],
+        webhookId: '2d4b6f81-7a3c-4e90-b5c2-1f8e3d6a9c33',
+        credentials: credential,
+      },
+      {
+        parameters: {
+          operation: 'sendResult',
+          resultType: 'text',
+          message: "={{ 'Hello, ' + $json.answers.name }}",
+        },
+        id: '0b6c2d1e-0003-4a00-8000-000000000002',
+        name: 'Flujo',
+        type: 'CUSTOM.flujo',
+        typeVersion: 1,
+        position: [240, 0],
+      },
+    ],
+    connections: { 'Flujo Trigger': { main: [[{ node: 'Flujo', type: 'main', index: 0 }]] } },
+    settings: { executionOrder: 'v1' },
+  },
+  {
+    name: 'Flujo: test a workflow',
+    nodes: [
+      {
+        parameters: { httpMethod: 'POST', path: TEST_RUNNER_PATH, responseMode: 'lastNode', options: {} },
+        id: '0b6c2d1e-0004-4a00-8000-000000000001',
+        name: 'Webhook',
+        type: 'n8n-nodes-base.webhook',
+        typeVersion: 2,
+        position: [0, 0],
+        webhookId: '6e1a9c47-0b5d-4f28-8a3e-7c2d4b9f1e44',
+      },
+      {
+        parameters: {
+          operation: 'testWorkflow',
+          workflowId: '={{ $json.body.workflowId }}',
+          answers: '={{ $json.body.answers }}',
+          language: 'en',
+          wait: 30,
+        },
+        id: '0b6c2d1e-0004-4a00-8000-000000000002',
+        name: 'Test Workflow',
+        type: 'CUSTOM.flujo',
+        typeVersion: 1,
+        position: [240, 0],
+        credentials: credential,
+      },
+      {
+        parameters: { operation: 'getRun', runId: '={{ $json.id }}' },
+        id: '0b6c2d1e-0004-4a00-8000-000000000003',
+        name: 'Get Run',
+        type: 'CUSTOM.flujo',
+        typeVersion: 1,
+        position: [480, 0],
+        credentials: credential,
+      },
+    ],
+    connections: {
+      Webhook: { main: [[{ node: 'Test Workflow', type: 'main', index: 0 }]] },
+      'Test Workflow': { main: [[{ node: 'Get Run', type: 'main', index: 0 }]] },
+    },
+    settings: { executionOrder: 'v1' },
+  },
+];
+/** The n8n workflows with a Flujo Trigger, each registered in Flujo on activation. */
+const TRIGGERS = EXAMPLES.length + 1;
 /** The install (first use only: CI installs n8n before the suites) and n8n's first start with its migrations. */
 const SETUP_MS = 40 * 60_000;
 
@@ -81,6 +178,12 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
     const text = await res.text();
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
     return parseJson(text) as T;
+  };
+  /** The admin's balance, as the public API's /me tells the key's owner. */
+  const adminBalance = async () => {
+    const res = await fetch(`${flujo.url}/api/v1/me`, { headers: { authorization: `Bearer ${adminKey}` } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { balance: number }).balance;
   };
   const registered = async () =>
     (await admin<TAdminWorkflowDetail[]>('GET', '/workflows?limit=50')).filter((w) =>
@@ -138,6 +241,12 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
         JSON.stringify({ ...example, id: `flujoExample${i + 1}`, active: false }),
       );
     });
+    TEST_WORKFLOWS.forEach((workflow, i) =>
+      writeFileSync(
+        join(workflows, `test-${i + 1}.json`),
+        JSON.stringify({ ...workflow, id: `flujoTest${i + 1}`, active: false }),
+      ),
+    );
     writeFileSync(
       join(work, 'credentials.json'),
       JSON.stringify([
@@ -163,12 +272,12 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
     n8n = spawn(n8nBin, ['start'], { env: n8nEnv(port), stdio: ['ignore', 'pipe', 'pipe'] });
     n8n.stdout.on('data', (c: Buffer) => (n8nLog += c.toString()));
     n8n.stderr.on('data', (c: Buffer) => (n8nLog += c.toString()));
-    // Activation registers both workflows with Flujo: the builder's whole part once n8n runs.
+    // Activation registers every trigger's workflow with Flujo: the builder's whole part once n8n runs.
     await vi
       .waitFor(
         async () => {
           if (n8n?.exitCode !== null) throw new Error('n8n exited');
-          expect(await registered()).toHaveLength(2);
+          expect(await registered()).toHaveLength(TRIGGERS);
         },
         { timeout: PROCESS_STARTUP_MS * 2, interval: 500 },
       )
@@ -190,7 +299,7 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
     console.log(`n8n test timings (ms): ${JSON.stringify(timings)}`);
   });
 
-  it('registers both workflows, runs a survey with a file and a chat through n8n, and unregisters on deactivation', async () => {
+  it('registers the examples, runs a survey with a file and a chat through n8n, and unregisters on deactivation', async () => {
     const registeredNow = await Promise.all(
       (await registered()).map((w) => admin<TAdminWorkflowDetail>('GET', `/workflows/${w.id}`)),
     );
@@ -321,5 +430,42 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
     expect(await admin('GET', `/workflows/${survey!.id}`)).toMatchObject({ isActive: true });
     // n8n no longer answers at the chat's address.
     expect((await fetch(chat!.webhookUrl, { method: 'POST' })).status).toBe(404);
+  });
+
+  it("tests a private workflow from n8n with the Flujo node's Test Workflow and Get Run, charging no one", async () => {
+    const started = Date.now();
+    const greeting = (await registered()).find((w) => w.name.en === 'Greeting');
+    if (!greeting) throw new Error('Greeting was not registered');
+    // Not published: a builder tests before any customer can see it.
+    expect(greeting).toMatchObject({ isPublic: false, isActive: true, creditsPerExecution: 3 });
+    const balanceBefore = await adminBalance();
+
+    const tested = await fetch(`${n8nUrl}/webhook/${TEST_RUNNER_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workflowId: greeting.id, answers: { name: 'Ana' } }),
+      signal: AbortSignal.timeout(90_000),
+    });
+    const text = await tested.text();
+    expect(tested.status, text).toBe(200);
+    // n8n's answer is Get Run's output: the run Test Workflow started, completed through the greeting workflow.
+    const fromN8n = parseJson(text) as TAdminRunDetail;
+    expect(fromN8n).toMatchObject({
+      workflow: { id: greeting.id },
+      origin: 'test',
+      status: 'completed',
+      creditsUsed: 0,
+      ledger: [],
+      outputType: 'text',
+    });
+    expect(JSON.stringify(fromN8n.outputData)).toContain('Hello, Ana');
+    expect(fromN8n.log.length).toBeGreaterThan(0);
+
+    // Flujo's side: the same run, and the admin's balance untouched (the workflow costs 3 credits a run).
+    const run = await admin<TAdminRunDetail>('GET', `/runs/${fromN8n.id}`);
+    expect(run).toMatchObject({ status: 'completed', origin: 'test', creditsUsed: 0, ledger: [] });
+    expect(run.inputData).toEqual([{ question: 'Your name', answer: 'Ana' }]);
+    expect(await adminBalance()).toBe(balanceBefore);
+    timings.testRunThroughN8n = Date.now() - started;
   });
 });

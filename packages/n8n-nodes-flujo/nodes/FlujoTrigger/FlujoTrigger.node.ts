@@ -193,6 +193,9 @@ export class FlujoTrigger {
         name: 'categoryEn',
         type: 'string',
         default: '',
+        placeholder: 'Data & AI',
+        description:
+          "One of the catalogue's categories: Marketing, Administration, Data & AI, Communications, Management, Sales, Human Resources, Operations, Legal, Other (Flujo's admin asks for one of them before it saves an edit)",
         required: true,
         displayOptions: create,
       },
@@ -201,6 +204,9 @@ export class FlujoTrigger {
         name: 'categoryEs',
         type: 'string',
         default: '',
+        placeholder: 'Datos e IA',
+        description:
+          'The same category in Spanish: Marketing, Administración, Datos e IA, Comunicaciones, Gestión, Ventas, Recursos Humanos, Operaciones, Legal, Otros',
         required: true,
         displayOptions: create,
       },
