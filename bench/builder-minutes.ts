@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Locator, type Page } from 'playwright-core';
+import { ensureN8n, n8nEnvironment } from '../src/server/test/n8n.js';
 import { ensureWebBuild } from './lib/build.js';
 import { PORTS, ROOT, WORK_DIR } from './lib/paths.js';
 import type { Check, SectionResult } from './lib/results.js';
@@ -120,28 +121,8 @@ const personSeconds = (s: Step) =>
   (s.seconds ?? 0) + s.clicks * PERSON.clickS + s.typed * PERSON.charS + s.copies * PERSON.copyS;
 
 /** n8n as a self-hosted builder runs it, with an empty user folder; its community nodes folder holds the package. */
-function n8nEnv(work: string, port: number): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    NODE_ENV: 'production',
-    N8N_USER_FOLDER: join(work, 'n8n'),
-    N8N_ENCRYPTION_KEY: 'flujo-builder-minutes-key',
-    N8N_PORT: String(port),
-    N8N_LISTEN_ADDRESS: '127.0.0.1',
-    N8N_HOST: '127.0.0.1',
-    WEBHOOK_URL: `http://127.0.0.1:${port}/`,
-    N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
-    N8N_LOG_LEVEL: 'warn',
-    N8N_DIAGNOSTICS_ENABLED: 'false',
-    N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-    N8N_TEMPLATES_ENABLED: 'false',
-    N8N_PERSONALIZATION_ENABLED: 'false',
-    N8N_SECURE_COOKIE: 'false',
-    N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-    N8N_RUNNERS_ENABLED: 'false',
-    DB_TYPE: 'sqlite',
-  };
-}
+const n8nEnv = (work: string, port: number) =>
+  n8nEnvironment({ work, port, encryptionKey: 'flujo-builder-minutes-key' });
 
 /**
  * The package as n8n's community nodes screen leaves it: built, in `~/.n8n/nodes/node_modules`. The package is
@@ -192,12 +173,7 @@ export async function benchBuilderMinutes(settings: Settings): Promise<SectionRe
   mkdirSync(OUT, { recursive: true });
   const work = join(OUT, 'work');
   mkdirSync(work, { recursive: true });
-  const ensured = spawnSync(process.execPath, [join(ROOT, 'scripts/ensure-n8n.mjs')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  if (ensured.status !== 0) throw new Error('n8n could not be installed (scripts/ensure-n8n.mjs)');
-  const n8nBin = ensured.stdout.trim();
+  const n8nBin = ensureN8n();
   placePackage(work);
   cpSync(join(ROOT, 'docs', 'examples'), join(work, 'examples'), { recursive: true });
   writeFileSync(join(work, 'ventas.csv'), CSV);
@@ -247,6 +223,19 @@ export async function benchBuilderMinutes(settings: Settings): Promise<SectionRe
     n8nPage.setDefaultTimeout(60_000);
     flujoPage.setDefaultTimeout(30_000);
     const byTest = (page: Page, id: string) => page.locator(`[data-test-id="${id}"]`);
+    /** A new n8n workflow from one of docs/examples (⋯ → Import from File…); answers the canvas node named. */
+    const importExample = async (act: Actions, file: string, nodeName: string): Promise<Locator> => {
+      await act.open(`${n8nUrl}/workflow/new`, 1);
+      await act.click(byTest(n8nPage, 'workflow-menu'));
+      // The menu item opens the file picker; the file is chosen as a person picks it there.
+      await n8nPage.getByText('Import from File...').waitFor();
+      await n8nPage.keyboard.press('Escape');
+      act.clicks++;
+      await act.choose(byTest(n8nPage, 'workflow-import-input'), join(work, 'examples', file));
+      const node = n8nPage.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
+      await node.waitFor();
+      return node;
+    };
 
     let adminKey = '';
     const adminApi = async <T>(path: string): Promise<T> => {
@@ -320,18 +309,7 @@ export async function benchBuilderMinutes(settings: Settings): Promise<SectionRe
       'n8n: import the survey example, pick the credential, save',
       n8nPage,
       async (act) => {
-        // Overview → Create Workflow, then ⋯ → Import from File... (the menu item opens the file picker).
-        await act.open(`${n8nUrl}/workflow/new`, 1);
-        await act.click(byTest(n8nPage, 'workflow-menu'));
-        await n8nPage.getByText('Import from File...').waitFor();
-        await n8nPage.keyboard.press('Escape');
-        act.clicks++;
-        await act.choose(
-          byTest(n8nPage, 'workflow-import-input'),
-          join(work, 'examples/n8n-flujo-nodes-survey.json'),
-        );
-        const trigger = n8nPage.locator('[data-test-id="canvas-node"][data-node-name="Flujo Trigger"]');
-        await trigger.waitFor();
+        const trigger = await importExample(act, 'n8n-flujo-nodes-survey.json', 'Flujo Trigger');
         await n8nPage.screenshot({ path: join(OUT, 'imported-before-credential.png') });
         // The example names a credential of its own: the trigger is opened to pick the one just made.
         act.clicks += 2;
@@ -440,17 +418,7 @@ export async function benchBuilderMinutes(settings: Settings): Promise<SectionRe
       'n8n: import the plain example, give its webhook a path of its own',
       n8nPage,
       async (act) => {
-        await act.open(`${n8nUrl}/workflow/new`, 1);
-        await act.click(byTest(n8nPage, 'workflow-menu'));
-        await n8nPage.getByText('Import from File...').waitFor();
-        await n8nPage.keyboard.press('Escape');
-        act.clicks++;
-        await act.choose(
-          byTest(n8nPage, 'workflow-import-input'),
-          join(work, 'examples/n8n-flujo-workflow.json'),
-        );
-        const node = n8nPage.locator('[data-test-id="canvas-node"][data-node-name="Flujo webhook"]');
-        await node.waitFor();
+        const node = await importExample(act, 'n8n-flujo-workflow.json', 'Flujo webhook');
         await node.dblclick();
         act.clicks += 2;
         webhookPath = `plain-answers-${Date.now().toString(36)}`;

@@ -17,6 +17,7 @@ import {
   useProcessDatabase,
   type ServerProcess,
 } from '../test/server-process.js';
+import { ensureN8n, n8nEnvironment } from '../test/n8n.js';
 import { fetchApi, parseJson } from '../test/signup-limit.js';
 
 /**
@@ -144,26 +145,13 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
   let adminKey = '';
   const timings: Record<string, number> = {};
 
-  const n8nEnv = (port: number): NodeJS.ProcessEnv => ({
-    // Not the test runner's NODE_ENV=test and VITEST* variables: with them n8n's commands do nothing at all.
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST'))),
-    NODE_ENV: 'production',
-    N8N_USER_FOLDER: join(work, 'n8n'),
-    N8N_CUSTOM_EXTENSIONS: join(work, 'custom'),
-    N8N_ENCRYPTION_KEY: 'flujo-n8n-test-encryption-key',
-    N8N_PORT: String(port),
-    N8N_LISTEN_ADDRESS: '127.0.0.1',
-    WEBHOOK_URL: `http://127.0.0.1:${port}/`,
-    N8N_LOG_LEVEL: 'warn',
-    N8N_DIAGNOSTICS_ENABLED: 'false',
-    N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-    N8N_TEMPLATES_ENABLED: 'false',
-    N8N_PERSONALIZATION_ENABLED: 'false',
-    N8N_SECURE_COOKIE: 'false',
-    N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-    N8N_RUNNERS_ENABLED: 'false',
-    DB_TYPE: 'sqlite',
-  });
+  const n8nEnv = (port: number) =>
+    n8nEnvironment({
+      work,
+      port,
+      encryptionKey: 'flujo-n8n-test-encryption-key',
+      customExtensions: join(work, 'custom'),
+    });
 
   /** An admin-key call to Flujo's management API. */
   const admin = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
@@ -192,13 +180,7 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
 
   beforeAll(async () => {
     let started = Date.now();
-    // First use installs n8n into the cache (scripts/ensure-n8n.mjs); a missing or broken install fails here.
-    const ensured = spawnSync(process.execPath, [fromProjectRoot('scripts/ensure-n8n.mjs')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    if (ensured.status !== 0) throw new Error('n8n could not be installed (scripts/ensure-n8n.mjs)');
-    const n8nBin = ensured.stdout.trim();
+    const n8nBin = ensureN8n();
 
     // The package as its own build makes it, into the custom extension folder.
     const pkg = fromProjectRoot('packages/n8n-nodes-flujo');
