@@ -57,10 +57,13 @@ class Actions {
     this.clicks++;
     await target.click();
   }
-  /** Going to a page through the app's menus: the clicks a person makes, the page opened by its address. */
-  async open(url: string, clicks: number): Promise<void> {
+  /**
+   * Going to a page through the app's menus: the clicks a person makes, the page opened by its address (in the
+   * step's tab unless another is named: a step may go from n8n's tab to Flujo's).
+   */
+  async open(url: string, clicks: number, page: Page = this.page): Promise<void> {
     this.clicks += clicks;
-    await this.page.goto(url);
+    await page.goto(url);
   }
   /** A value typed by hand. */
   async type(target: Locator, text: string): Promise<void> {
@@ -458,7 +461,7 @@ export async function benchBuilderMinutes(settings: Settings): Promise<SectionRe
         await act.click(byTest(n8nPage, 'workflow-save-button'));
         await n8nPage.waitForURL(/\/workflow\/(?!new)/);
         await flujoPage.bringToFront();
-        await act.open(`${flujoUrl}/admin/workflows/${plainId}?lng=en`, 3);
+        await act.open(`${flujoUrl}/admin/workflows/${plainId}?lng=en`, 3, flujoPage);
         await act.paste(flujoPage.locator('#wf-webhook'), url, false);
         act.clicks++;
         await flujoPage.getByRole('radio', { name: /^Public/ }).check();
