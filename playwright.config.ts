@@ -4,7 +4,8 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 // Journeys tagged @screens (e2e/fixtures.ts) check how screens look and read, which neither the database nor the
 // server's Node version changes: they run on the embedded database, and the PostgreSQL run and CI's Node 24 run
 // (E2E_SCREENS=elsewhere, decision 160) keep the journeys that move data.
-const screensElsewhere = Boolean(process.env.TEST_DATABASE_URL) || process.env.E2E_SCREENS === 'elsewhere';
+export const screensElsewhere =
+  Boolean(process.env.TEST_DATABASE_URL) || process.env.E2E_SCREENS === 'elsewhere';
 export const E2E_ADMIN = { email: 'admin@e2e.example', password: 'e2e-admin-password' };
 
 export default defineConfig({
@@ -36,11 +37,16 @@ export default defineConfig({
   // A journey of many steps, each with its accessibility scan, takes well under a minute on a quiet machine and
   // may take two when the machine is busy; the time limit is there to end a journey that hangs.
   timeout: 120_000,
-  expect: { timeout: 10_000 },
+  // What a journey waits for shows within a second on a quiet machine; CI runs the journeys beside a Vitest run on
+  // two cores, where the browser and the server share what is left, so a step may take several.
+  expect: { timeout: 20_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     baseURL: `http://localhost:${port}`,
     trace: 'retain-on-failure',
+    // The journeys' browser asks for less motion, as some people's systems do (src/web/styles.css): a spinner on a
+    // page that waits for a run stands still instead of repainting every frame (a fifth of the browser's CPU).
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [
