@@ -129,7 +129,7 @@ export type InsightsSource = 'tallies' | 'raw';
 /**
  * The admin's insights for a period: runs, distinct customers, credits charged and refunded, purchases by
  * plan; in total, per bucket of the chart and per workflow (decisions 150, 166). Two grouped reads, side by
- * side: runs with their distinct customers (grouping sets: total, per bucket, per workflow), and the ledger's
+ * side: runs with their distinct customers (in total, per bucket, per workflow), and the ledger's
  * usage, refund and purchase rows. Each reads the days before the tally mark from the daily tallies and the
  * rest of the range (today, and whatever the tally job has not reached) from the raw rows through their
  * created_at index; one chart bar of an hour needs the raw rows, so a single day reads them all.
@@ -180,15 +180,24 @@ export async function getInsights(
   const [runRows, ledgerRows] = await Promise.all([
     queryRows<{ key: string | null; workflow_id: string | null; level: number; runs: Num; customers: Num }>(
       db,
-      sql`select key, workflow_id, grouping(key, workflow_id) as level, sum(runs) as runs,
-                 count(distinct user_id) as customers
-            from (select ${bucketKey(sql`${e.createdAt}`, bucket)} as key, ${e.workflowId} as workflow_id,
-                         ${e.userId} as user_id, 1 as runs
-                    from ${e} where ${rawRuns}
-                  union all
-                  select ${dayBucketKey(r.day, bucket)}, ${r.workflowId}, ${r.userId}, ${r.runs}
-                    from ${r} where ${talliedRuns}) counted
-           group by grouping sets ((), (key), (workflow_id))`,
+      // Distinct customers per bucket, per workflow and in all, each from (group, customer) pairs hashed once:
+      // count(distinct) under grouping sets sorts every row once per set.
+      sql`with counted as materialized (
+             select ${bucketKey(sql`${e.createdAt}`, bucket)} as key, ${e.workflowId} as workflow_id,
+                    ${e.userId} as user_id, 1 as runs
+               from ${e} where ${rawRuns}
+             union all
+             select ${dayBucketKey(r.day, bucket)}, ${r.workflowId}, ${r.userId}, ${r.runs}
+               from ${r} where ${talliedRuns}),
+           by_key as (select key, user_id, sum(runs) as runs from counted group by key, user_id),
+           by_workflow as (select workflow_id, user_id, sum(runs) as runs from counted group by workflow_id, user_id)
+         select key, null as workflow_id, 1 as level, sum(runs) as runs, count(*) as customers
+           from by_key group by key
+         union all
+         select null, workflow_id, 2, sum(runs), count(*) from by_workflow group by workflow_id
+         union all
+         select null, null, 3, sum(runs), count(*)
+           from (select user_id, sum(runs) as runs from by_workflow group by user_id) customers`,
     ),
     queryRows<{
       key: string;
@@ -233,7 +242,7 @@ export async function getInsights(
   for (const row of runRows) {
     const runs = n(row.runs);
     const customers = n(row.customers);
-    // grouping() sets a bit for each column left out: 3 = the total, 1 = per bucket, 2 = per workflow.
+    // 3 = the total, 1 = per bucket, 2 = per workflow.
     if (Number(row.level) === 3) {
       totals.runs = runs;
       totals.customers = customers;
