@@ -76,7 +76,7 @@ function bucketFor(range: DayRange): Bucket {
   return days <= 1 ? 'hour' : days <= 62 ? 'day' : 'week';
 }
 
-/** Each bucket's key, oldest first, as bucketKey writes them in SQL. */
+/** Each bucket's key, oldest first, as bucketText writes them in SQL. */
 function bucketKeys(range: DayRange, bucket: Bucket): string[] {
   const keys: string[] = [];
   const step = bucket === 'hour' ? DAY_MS / 24 : bucket === 'day' ? DAY_MS : 7 * DAY_MS;
@@ -88,17 +88,23 @@ function bucketKeys(range: DayRange, bucket: Bucket): string[] {
   return keys;
 }
 
-/** The bucket of a timestamp (a raw row's, or a tallied day's midnight), written as bucketKeys writes it (UTC). */
-function bucketKey(at: SQL, bucket: Bucket): SQL<string> {
-  const format = bucket === 'hour' ? 'YYYY-MM-DD"T"HH24' : 'YYYY-MM-DD';
-  return sql<string>`to_char(date_trunc(${sql.raw(`'${bucket}'`)}, ${at} at time zone 'UTC'), ${sql.raw(`'${format}'`)})`;
+/**
+ * The bucket of a timestamp (a raw row's): the start of its hour, day or week in UTC. The queries group by it and
+ * write the few groups' keys with bucketText, not every row's.
+ */
+function bucketStart(at: SQL, bucket: Bucket): SQL {
+  return sql`date_trunc(${sql.raw(`'${bucket}'`)}, ${at} at time zone 'UTC')`;
 }
 
-/** The bucket of a tallied day, written as bucketKey writes it (a date needs no time zone; cheaper per row). */
-function dayBucketKey(day: AnyPgColumn, bucket: Bucket): SQL<string> {
-  return bucket === 'week'
-    ? sql<string>`to_char(date_trunc('week', ${day}::timestamp), 'YYYY-MM-DD')`
-    : sql<string>`to_char(${day}, 'YYYY-MM-DD')`;
+/** The bucket of a tallied day, as bucketStart gives it (a date needs no time zone; cheaper per row). */
+function dayBucketStart(day: AnyPgColumn, bucket: Bucket): SQL {
+  return bucket === 'week' ? sql`date_trunc('week', ${day}::timestamp)` : sql`${day}::timestamp`;
+}
+
+/** A bucket's start written as bucketKeys writes it. */
+function bucketText(start: SQL, bucket: Bucket): SQL<string> {
+  const format = bucket === 'hour' ? 'YYYY-MM-DD"T"HH24' : 'YYYY-MM-DD';
+  return sql<string>`to_char(${start}, ${sql.raw(`'${format}'`)})`;
 }
 
 /**
@@ -183,15 +189,16 @@ export async function getInsights(
       // Distinct customers per bucket, per workflow and in all, each from (group, customer) pairs hashed once:
       // count(distinct) under grouping sets sorts every row once per set.
       sql`with counted as materialized (
-             select ${bucketKey(sql`${e.createdAt}`, bucket)} as key, ${e.workflowId} as workflow_id,
+             select ${bucketStart(sql`${e.createdAt}`, bucket)} as key, ${e.workflowId} as workflow_id,
                     ${e.userId} as user_id, 1 as runs
                from ${e} where ${rawRuns}
              union all
-             select ${dayBucketKey(r.day, bucket)}, ${r.workflowId}, ${r.userId}, ${r.runs}
+             select ${dayBucketStart(r.day, bucket)}, ${r.workflowId}, ${r.userId}, ${r.runs}
                from ${r} where ${talliedRuns}),
            by_key as (select key, user_id, sum(runs) as runs from counted group by key, user_id),
            by_workflow as (select workflow_id, user_id, sum(runs) as runs from counted group by workflow_id, user_id)
-         select key, null as workflow_id, 1 as level, sum(runs) as runs, count(*) as customers
+         select ${bucketText(sql`key`, bucket)} as key, null as workflow_id, 1 as level, sum(runs) as runs,
+                count(*) as customers
            from by_key group by key
          union all
          select null, workflow_id, 2, sum(runs), count(*) from by_workflow group by workflow_id
@@ -209,17 +216,18 @@ export async function getInsights(
       usd: string | null;
     }>(
       db,
-      sql`select key, type, workflow_id, plan_name, sum(rows) as rows, coalesce(sum(amount), 0)::bigint as amount,
+      sql`select ${bucketText(sql`key`, bucket)} as key, type, workflow_id, plan_name, sum(rows) as rows,
+                 coalesce(sum(amount), 0)::bigint as amount,
                  sum(usd)::text as usd
-            from (select ${bucketKey(sql`${c.createdAt}`, bucket)} as key, ${c.transactionType} as type,
+            from (select ${bucketStart(sql`${c.createdAt}`, bucket)} as key, ${c.transactionType} as type,
                          ${c.workflowId} as workflow_id, ${c.planName} as plan_name, 1 as rows,
                          ${c.amount}::bigint as amount, ${c.usdAmount} as usd
                     from ${c} where ${rawLedger}
                   union all
-                  select ${dayBucketKey(l.day, bucket)}, ${l.transactionType}, ${l.workflowId},
+                  select ${dayBucketStart(l.day, bucket)}, ${l.transactionType}, ${l.workflowId},
                          ${l.planName}, ${l.rows}, ${l.amount}, ${l.usdAmount}
                     from ${l} where ${talliedLedger}) moved
-           group by 1, 2, 3, 4`,
+           group by moved.key, 2, 3, 4`,
     ),
   ]);
 
