@@ -27,6 +27,7 @@ export class AccessEnded {
   private readonly ends = new Map<string, Set<() => void>>();
   private listening = false;
   private lost = false;
+  private first: Promise<void> | null = null;
 
   constructor(private readonly notifications: Notifications) {}
 
@@ -34,16 +35,37 @@ export class AccessEnded {
   start(): void {
     if (this.listening) return;
     this.listening = true;
-    this.notifications.listen(ACCESS_ENDED, (payload) => this.endAll(this.ends.get(payload)));
+    let heard = () => {};
+    this.first = new Promise<void>((resolve) => (heard = resolve));
     this.notifications.onLost(() => {
       this.lost = true;
       this.endEvery();
     });
     this.notifications.onListening(() => {
+      heard();
       if (!this.lost) return;
       this.lost = false;
       this.endEvery();
     });
+    this.notifications.listen(ACCESS_ENDED, (payload) => this.endAll(this.ends.get(payload)));
+  }
+
+  /**
+   * Settles once this process listens (the first connection's LISTEN confirmed), or after `waitMs`. A stream
+   * reads whether its credential lives after this: a revocation before the read is seen by the read, one after
+   * it is heard. Until the first LISTEN is confirmed, a notification would be missed (a lost connection is
+   * covered otherwise: every stream is ended when listening resumes).
+   */
+  async heard(waitMs = 5_000): Promise<void> {
+    this.start();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.first,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+        timer.unref();
+      }),
+    ]).finally(() => clearTimeout(timer));
   }
 
   /** Calls `end` once when the credential goes; answers the function that stops watching. */

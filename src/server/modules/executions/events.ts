@@ -72,9 +72,11 @@ export async function streamRunEvents(
   const watch = events.watch(runId);
   const closed = new AbortController();
   const close = () => closed.abort();
-  const unwatchAccess = accessEndedOf(deps.database).watch(access.credential, close);
+  const accessWatch = accessEndedOf(deps.database);
+  const unwatchAccess = accessWatch.watch(access.credential, close);
   try {
     // Gone between the request's check and the watch: refused as if it had been gone before.
+    await accessWatch.heard();
     if (!(await access.isLive())) {
       throw new AppError(
         'UNAUTHENTICATED',

@@ -79,8 +79,10 @@ export async function streamBell(
     closed.abort();
     wake?.();
   };
-  const unwatchAccess = accessEndedOf(deps.database).watch(access.credential, close);
+  const accessWatch = accessEndedOf(deps.database);
+  const unwatchAccess = accessWatch.watch(access.credential, close);
   try {
+    await accessWatch.heard();
     if (!(await access.isLive())) throw new AppError('UNAUTHENTICATED', 'default');
     const res = openEventStream(reply);
     res.on('close', close);
