@@ -27,7 +27,8 @@ export class AccessEnded {
   private readonly ends = new Map<string, Set<() => void>>();
   private listening = false;
   private lost = false;
-  private first: Promise<void> | null = null;
+  private listened = false;
+  private first: Promise<void> = Promise.resolve();
 
   constructor(private readonly notifications: Notifications) {}
 
@@ -36,7 +37,9 @@ export class AccessEnded {
     if (this.listening) return;
     this.listening = true;
     let heard = () => {};
-    this.first = new Promise<void>((resolve) => (heard = resolve));
+    this.first = new Promise<void>((resolve) => (heard = resolve)).then(() => {
+      this.listened = true;
+    });
     this.notifications.onLost(() => {
       this.lost = true;
       this.endEvery();
@@ -58,6 +61,7 @@ export class AccessEnded {
    */
   async heard(waitMs = 5_000): Promise<void> {
     this.start();
+    if (this.listened) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.first,
