@@ -207,7 +207,8 @@ export async function getInsights(
            from (select user_id, sum(runs) as runs from by_workflow group by user_id) customers`,
     ),
     queryRows<{
-      key: string;
+      level: number;
+      key: string | null;
       type: string;
       workflow_id: string | null;
       plan_name: string | null;
@@ -216,8 +217,11 @@ export async function getInsights(
       usd: string | null;
     }>(
       db,
-      sql`select ${bucketText(sql`key`, bucket)} as key, type, workflow_id, plan_name, sum(rows) as rows,
-                 coalesce(sum(amount), 0)::bigint as amount,
+      // Summed here at the three levels the screen shows (per bucket, per workflow, per plan and in total), not
+      // returned as every (bucket, workflow, type, plan) group for the server to add up: a month of a busy
+      // marketplace is tens of thousands of those.
+      sql`select grouping(key, workflow_id, plan_name) as level, ${bucketText(sql`key`, bucket)} as key, type,
+                 workflow_id, plan_name, sum(rows) as rows, coalesce(sum(amount), 0)::bigint as amount,
                  sum(usd)::text as usd
             from (select ${bucketStart(sql`${c.createdAt}`, bucket)} as key, ${c.transactionType} as type,
                          ${c.workflowId} as workflow_id, ${c.planName} as plan_name, 1 as rows,
@@ -227,7 +231,7 @@ export async function getInsights(
                   select ${dayBucketStart(l.day, bucket)}, ${l.transactionType}, ${l.workflowId},
                          ${l.planName}, ${l.rows}, ${l.amount}, ${l.usdAmount}
                     from ${l} where ${talliedLedger}) moved
-           group by moved.key, 2, 3, 4`,
+           group by grouping sets ((key, type), (workflow_id, type), (plan_name, type))`,
     ),
   ]);
 
@@ -259,34 +263,50 @@ export async function getInsights(
       if (point) Object.assign(point, { runs, customers });
     } else Object.assign(workflowRow(row.workflow_id), { runs, customers });
   }
+  // grouping() sets a bit for each of key, workflow_id, plan_name summed over: 3 = per bucket, 5 = per workflow,
+  // 6 = per plan (every row of a type once, so also the totals).
   for (const r of ledgerRows) {
+    const level = Number(r.level);
     const amount = n(r.amount);
-    const point = series.get(r.key);
     if (r.type === 'purchase') {
-      totals.purchases.purchases += n(r.rows);
-      totals.purchases.credits += amount;
-      totals.purchases.usd = addUsd(totals.purchases.usd, r.usd);
-      const plan = plans.get(r.plan_name) ?? { planName: r.plan_name, purchases: 0, credits: 0, usd: '0.00' };
-      plan.purchases += n(r.rows);
-      plan.credits += amount;
-      plan.usd = addUsd(plan.usd, r.usd);
-      plans.set(r.plan_name, plan);
-      if (point) {
-        point.purchaseCredits += amount;
-        point.purchaseUsd = addUsd(point.purchaseUsd, r.usd);
+      if (level === 3) {
+        const point = r.key === null ? undefined : series.get(r.key);
+        if (point) {
+          point.purchaseCredits += amount;
+          point.purchaseUsd = addUsd(point.purchaseUsd, r.usd);
+        }
+      } else if (level === 6) {
+        totals.purchases.purchases += n(r.rows);
+        totals.purchases.credits += amount;
+        totals.purchases.usd = addUsd(totals.purchases.usd, r.usd);
+        const plan = plans.get(r.plan_name) ?? {
+          planName: r.plan_name,
+          purchases: 0,
+          credits: 0,
+          usd: '0.00',
+        };
+        plan.purchases += n(r.rows);
+        plan.credits += amount;
+        plan.usd = addUsd(plan.usd, r.usd);
+        plans.set(r.plan_name, plan);
       }
       continue;
     }
-    const row = workflowRow(r.workflow_id);
+    const target =
+      level === 3
+        ? r.key === null
+          ? undefined
+          : series.get(r.key)
+        : level === 5
+          ? workflowRow(r.workflow_id)
+          : totals;
+    if (!target) continue;
     // Usage rows are negative (the credits left the balance); refunds positive.
     const charged = r.type === 'usage' ? -amount : 0;
     const refunded = r.type === 'refund' ? amount : 0;
-    for (const target of [totals, row, point]) {
-      if (!target) continue;
-      target.creditsCharged += charged;
-      target.creditsRefunded += refunded;
-      target.netCredits += charged - refunded;
-    }
+    target.creditsCharged += charged;
+    target.creditsRefunded += refunded;
+    target.netCredits += charged - refunded;
   }
 
   const ranked = [...perWorkflow.entries()]
