@@ -15,11 +15,11 @@ export default defineConfig({
   // After all journeys: balance = sum of ledger for every user of the e2e database, or the run fails.
   globalTeardown: './e2e/ledger-teardown.ts',
   outputDir: process.env.E2E_OUTPUT_DIR ?? './test-results',
-  // Journeys, not files, are shared out: a file's journeys (often the same one per language and width) would
-  // otherwise run one after another in one worker while the other finished early. Files whose journeys share
-  // state say so (test.describe.configure). Much of a journey is waiting (a reply written word by word, a slow
-  // demo's steps), so the second worker mostly uses time the first leaves idle.
-  fullyParallel: true,
+  // Two journey files at a time: much of a journey is waiting (a reply written word by word, a slow demo's
+  // steps), so the second worker mostly uses time the first leaves idle. Journey by journey (fullyParallel) put
+  // two of the heaviest screens journeys (a dozen scans and full-page screenshots each) side by side beside a
+  // Vitest run, and they overran their time limit in CI: a file's journeys stay in one worker (decision 176).
+  fullyParallel: false,
   workers: 2,
   projects: [
     { name: 'journeys', grepInvert: screensElsewhere ? /@screens|@settings/ : /@settings/ },

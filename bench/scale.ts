@@ -112,16 +112,32 @@ async function timeEndpoint(server: RunningServer, e: Endpoint, cookie: string, 
   return { median: median(times), status, rows, total };
 }
 
-/** The CSV exports streamed whole: every run of the last year, and a month of ledger rows. */
+/**
+ * The CSV exports streamed whole: a month of runs first (its memory reported, not checked: the server's heap
+ * grows to its working size on the first large answer whatever its length), then every run of the last year,
+ * twelve times the rows, and a month of ledger rows, each checked against the memory before it.
+ */
 const EXPORTS = [
-  { path: `/api/admin/exports/runs?${daysBack(365)}`, table: 'workflow_executions', days: 365 },
-  { path: `/api/admin/exports/ledger?${daysBack(29)}`, table: 'credit_transactions', days: 29 },
+  { path: `/api/admin/exports/runs?${daysBack(29)}`, table: 'workflow_executions', days: 29, warmUp: true },
+  {
+    path: `/api/admin/exports/runs?${daysBack(365)}`,
+    table: 'workflow_executions',
+    days: 365,
+    warmUp: false,
+  },
+  {
+    path: `/api/admin/exports/ledger?${daysBack(29)}`,
+    table: 'credit_transactions',
+    days: 29,
+    warmUp: false,
+  },
 ];
 /** What streaming may add to the server's memory, whatever the number of rows: a page or two in flight. */
 const EXPORT_RSS_BUDGET_MB = 64;
 
 interface ExportRun {
   path: string;
+  warmUp: boolean;
   status: number;
   rows: number;
   expected: number;
@@ -176,6 +192,7 @@ async function timeExport(
   // the seeded data has none.
   return {
     path: e.path,
+    warmUp: e.warmUp,
     status,
     rows: newlines - 1,
     expected,
@@ -443,8 +460,8 @@ export async function benchScale(settings: Settings): Promise<SectionResult> {
         {
           what: `server memory during that export (RSS sampled every 100 ms; before it: ${x.rssBeforeMb} MB)`,
           measured: `peak ${x.rssPeakMb} MB`,
-          budget: `< before + ${EXPORT_RSS_BUDGET_MB} MB`,
-          pass: x.rssPeakMb < x.rssBeforeMb + EXPORT_RSS_BUDGET_MB,
+          budget: x.warmUp ? 'reported (the first export)' : `< before + ${EXPORT_RSS_BUDGET_MB} MB`,
+          pass: x.warmUp ? null : x.rssPeakMb < x.rssBeforeMb + EXPORT_RSS_BUDGET_MB,
         },
       );
     }

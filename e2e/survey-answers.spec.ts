@@ -7,9 +7,6 @@ import { expectAccessible, type Lng, SCREENS, screenshot, signUpViaApi, tr } fro
  * field in the page's language (never the browser's own bubbles, which follow the browser's language).
  */
 
-// One worker runs this file's journeys in order: they share what the file sets up once (beforeAll).
-test.describe.configure({ mode: 'default' });
-
 let workflowId: string;
 
 test.beforeAll(async ({ baseURL }) => {

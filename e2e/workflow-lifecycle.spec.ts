@@ -11,9 +11,6 @@ import { expectAccessible, fillAndSendSurvey, originOf, shot, tr, type Lng } fro
  * being charged, and archives the workflow (it leaves the catalogue) and brings it back.
  */
 
-// One worker runs this file's journeys in order: they share what the file sets up once (beforeAll).
-test.describe.configure({ mode: 'default' });
-
 let service: http.Server;
 let serviceUrl = '';
 const calls: unknown[] = [];

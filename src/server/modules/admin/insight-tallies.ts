@@ -4,6 +4,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
 import {
   creditTransactions,
+  insightLedgerDayTotals,
   insightLedgerDays,
   insightRunDays,
   insightTallyMark,
@@ -30,7 +31,8 @@ export async function tallyMark(db: DbOrTx): Promise<string | null> {
 
 /**
  * Adds the days [from, to) to the tallies: counted runs per (day, workflow, customer), ledger usage, refund
- * and purchase rows per (day, workflow, type, plan). The same statements as migration 0035's backfill.
+ * and purchase rows per (day, workflow, type, plan), and those summed over workflows per (day, type, plan). The
+ * same statements as the backfills of migrations 0035 and 0036.
  */
 async function tallyDays(db: DbOrTx, from: string | null, to: string): Promise<void> {
   const since = (column: AnyPgColumn) =>
@@ -54,6 +56,12 @@ async function tallyDays(db: DbOrTx, from: string | null, to: string): Promise<v
        and ${creditTransactions.createdAt} < (${to}::date::timestamp at time zone 'UTC')
        and ${creditTransactions.transactionType} in ('usage', 'refund', 'purchase')
      group by 1, 2, 3, 4`);
+  await db.execute(sql`
+    insert into ${insightLedgerDayTotals} (day, transaction_type, plan_name, rows, amount, usd_amount)
+    select day, transaction_type, plan_name, sum(rows)::int, sum(amount)::bigint, sum(usd_amount)
+      from ${insightLedgerDays}
+     where ${from === null ? sql`true` : sql`day >= ${from}::date`} and day < ${to}::date
+     group by 1, 2, 3`);
 }
 
 /**
@@ -82,6 +90,7 @@ export async function retallyAll(db: Db, now: Date): Promise<void> {
     await lockMark(tx);
     await tx.delete(insightRunDays);
     await tx.delete(insightLedgerDays);
+    await tx.delete(insightLedgerDayTotals);
     await tallyDays(tx, null, open);
     await setMark(tx, open);
   });

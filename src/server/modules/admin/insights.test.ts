@@ -5,6 +5,7 @@ import type { TInsights } from '#shared/contract/insights.js';
 import {
   adminAuditLogs,
   creditTransactions,
+  insightLedgerDayTotals,
   insightLedgerDays,
   insightRunDays,
   insightTallyMark,
@@ -341,20 +342,25 @@ describe('daily tallies', () => {
     await retallyAll(t.database.db, new Date());
   });
 
-  it('are backfilled by migration 0035 as the job tallies them', async () => {
-    const backfill = migrationStatements('0035_insight_tallies.sql', 'INSERT INTO');
-    // The mark (the day the migration ran, less an hour) and the two tallies.
-    expect(backfill).toHaveLength(3);
+  it('are backfilled by migrations 0035 and 0036 as the job tallies them', async () => {
+    const backfill = [
+      ...migrationStatements('0035_insight_tallies.sql', 'INSERT INTO'),
+      ...migrationStatements('0036_insight_day_order.sql', 'INSERT INTO'),
+    ];
+    // The mark (the day the migration ran, less an hour), the two tallies, and the ledger's summed over workflows.
+    expect(backfill).toHaveLength(4);
     const tallied = await Promise.all(periods().map((q) => read(q, 'tallies')));
     await t.database.db.transaction(async (tx) => {
       await tx.delete(insightRunDays);
       await tx.delete(insightLedgerDays);
+      await tx.delete(insightLedgerDayTotals);
       await tx.delete(insightTallyMark);
       for (const statement of backfill) await tx.execute(sql.raw(statement));
     });
     expect(await tallyMark(t.database.db)).toBe(firstOpenDay(new Date()));
     expect(await Promise.all(periods().map((q) => read(q, 'tallies')))).toEqual(tallied);
     expect(await t.database.db.$count(insightLedgerDays)).toBeGreaterThan(0);
+    expect(await t.database.db.$count(insightLedgerDayTotals)).toBeGreaterThan(0);
   });
 });
 

@@ -14,6 +14,7 @@ import { queryRows, ts } from '#server/db/sql-helpers.js';
 import { AppError } from '#server/lib/errors.js';
 import {
   creditTransactions,
+  insightLedgerDayTotals,
   insightLedgerDays,
   insightRunDays,
   userWorkflows,
@@ -114,6 +115,12 @@ function bucketText(start: SQL, bucket: Bucket): SQL<string> {
 const countedRun = sql`${workflowExecutions.origin} <> ${TEST_RUN_ORIGIN}`;
 
 type Num = string | number | bigint;
+/** A group of ledger moves: how many rows, their credits and their dollars. */
+interface Sums {
+  rows: Num;
+  amount: Num;
+  usd: string | null;
+}
 const n = (v: Num | null | undefined) => Number(v ?? 0);
 /** Adds two decimal dollar strings exactly, in cents. */
 const addUsd = (a: string, b: Num | null | undefined) => centsText(cents(a) + cents(String(b ?? '0')));
@@ -134,11 +141,12 @@ export type InsightsSource = 'tallies' | 'raw';
 
 /**
  * The admin's insights for a period: runs, distinct customers, credits charged and refunded, purchases by
- * plan; in total, per bucket of the chart and per workflow (decisions 150, 166). Two grouped reads, side by
- * side: runs with their distinct customers (in total, per bucket, per workflow), and the ledger's
- * usage, refund and purchase rows. Each reads the days before the tally mark from the daily tallies and the
- * rest of the range (today, and whatever the tally job has not reached) from the raw rows through their
- * created_at index; one chart bar of an hour needs the raw rows, so a single day reads them all.
+ * plan; in total, per bucket of the chart and per workflow (decisions 150, 166, 177). Five grouped reads, side
+ * by side: runs with their distinct customers per bucket, per workflow and in total, and the ledger's usage,
+ * refund and purchase rows per bucket and plan, and per workflow. Each reads the days before the tally mark from
+ * the daily tallies and the rest of the range (today, and whatever the tally job has not reached) from the raw
+ * rows through their created_at index; one chart bar of an hour needs the raw rows, so a single day reads them
+ * all.
  */
 export async function getInsights(
   db: Db,
@@ -182,56 +190,94 @@ export async function getInsights(
   const r = insightRunDays;
   const c = creditTransactions;
   const l = insightLedgerDays;
+  // The chart and the purchases by plan need no workflow: over all of them they read the ledger's tally summed
+  // over workflows (a few rows a day); for one workflow, its own rows of the tally.
+  const totalsTally = workflowId ? insightLedgerDays : insightLedgerDayTotals;
+  const talliedTotals = workflowId
+    ? talliedLedger
+    : and(inTallies(insightLedgerDayTotals.day), types(insightLedgerDayTotals.transactionType));
 
-  const [runRows, ledgerRows] = await Promise.all([
-    queryRows<{ key: string | null; workflow_id: string | null; level: number; runs: Num; customers: Num }>(
+  /** Counted runs, one row per run or per tallied (day, workflow, customer), as `raw` and `tallied` select them. */
+  const runsOf = (raw: SQL, tallied: SQL) =>
+    sql`select ${raw} from ${e} where ${rawRuns} union all select ${tallied} from ${r} where ${talliedRuns}`;
+  /** The ledger's moves (usage, refund, purchase), one row per raw row or tallied group, with their keys. */
+  const movesOf = (
+    keys: { raw: SQL; tallied: (day: AnyPgColumn) => SQL },
+    tally: typeof l | typeof insightLedgerDayTotals,
+    where: SQL | undefined,
+  ) =>
+    sql`select ${keys.raw} as key, ${c.transactionType} as type, ${c.workflowId} as workflow_id,
+               ${c.planName} as plan_name, 1 as rows, ${c.amount}::bigint as amount, ${c.usdAmount} as usd
+          from ${c} where ${rawLedger}
+        union all
+        select ${keys.tallied(tally.day)}, ${tally.transactionType},
+               ${'workflowId' in tally ? tally.workflowId : sql`null::uuid`}, ${tally.planName}, ${tally.rows},
+               ${tally.amount}, ${tally.usdAmount}
+          from ${tally} where ${where}`;
+  const sums = sql`sum(rows) as rows, coalesce(sum(amount), 0)::bigint as amount, sum(usd)::text as usd`;
+
+  // Five reads side by side (each its own connection on PostgreSQL): the runs and customers per bucket, per
+  // workflow and in all, and the ledger per bucket and plan, and per workflow.
+  const [bucketRuns, workflowRuns, [allRuns], bucketLedger, workflowLedger] = await Promise.all([
+    queryRows<{ key: string; runs: Num; customers: Num }>(
       db,
-      // Distinct customers per bucket, per workflow and in all, each from (group, customer) pairs hashed once:
-      // count(distinct) under grouping sets sorts every row once per set.
-      sql`with counted as materialized (
-             select ${bucketStart(sql`${e.createdAt}`, bucket)} as key, ${e.workflowId} as workflow_id,
-                    ${e.userId} as user_id, 1 as runs
-               from ${e} where ${rawRuns}
-             union all
-             select ${dayBucketStart(r.day, bucket)}, ${r.workflowId}, ${r.userId}, ${r.runs}
-               from ${r} where ${talliedRuns}),
-           by_key as (select key, user_id, sum(runs) as runs from counted group by key, user_id),
-           by_workflow as (select workflow_id, user_id, sum(runs) as runs from counted group by workflow_id, user_id)
-         select ${bucketText(sql`key`, bucket)} as key, null as workflow_id, 1 as level, sum(runs) as runs,
-                count(*) as customers
-           from by_key group by key
-         union all
-         select null, workflow_id, 2, sum(runs), count(*) from by_workflow group by workflow_id
-         union all
-         select null, null, 3, sum(runs), count(*)
-           from (select user_id, sum(runs) as runs from by_workflow group by user_id) customers`,
+      bucket === 'day'
+        ? // The tally's days and the raw rows' days never meet (the raw rows begin where the tally ends), so each
+          // part counts its own days' customers: the tally's stream out of its (day, customer) index.
+          sql`select to_char(day, 'YYYY-MM-DD') as key, sum(runs) as runs, count(*) as customers
+                from (select ${r.day} as day, ${r.userId}, sum(${r.runs}) as runs from ${r} where ${talliedRuns}
+                       group by ${r.day}, ${r.userId}) tallied
+               group by day
+              union all
+              select ${bucketText(sql`key`, bucket)}, sum(runs), count(*)
+                from (select ${bucketStart(sql`${e.createdAt}`, bucket)} as key, ${e.userId}, count(*) as runs
+                        from ${e} where ${rawRuns} group by 1, 2) raw
+               group by key`
+        : // A week may begin in the tally and end in the raw rows: its customers are counted over both at once.
+          sql`select ${bucketText(sql`key`, bucket)} as key, sum(runs) as runs, count(*) as customers
+                from (select key, user_id, sum(runs) as runs
+                        from (${runsOf(
+                          sql`${bucketStart(sql`${e.createdAt}`, bucket)} as key, ${e.userId} as user_id, 1 as runs`,
+                          sql`${dayBucketStart(r.day, bucket)}, ${r.userId}, ${r.runs}`,
+                        )}) counted
+                       group by key, user_id) pairs
+               group by key`,
     ),
-    queryRows<{
-      level: number;
-      key: string | null;
-      type: string;
-      workflow_id: string | null;
-      plan_name: string | null;
-      rows: Num;
-      amount: Num;
-      usd: string | null;
-    }>(
+    queryRows<{ workflow_id: string; runs: Num; customers: Num }>(
       db,
-      // Summed here at the three levels the screen shows (per bucket, per workflow, per plan and in total), not
-      // returned as every (bucket, workflow, type, plan) group for the server to add up: a month of a busy
-      // marketplace is tens of thousands of those.
-      sql`select grouping(key, workflow_id, plan_name) as level, ${bucketText(sql`key`, bucket)} as key, type,
-                 workflow_id, plan_name, sum(rows) as rows, coalesce(sum(amount), 0)::bigint as amount,
-                 sum(usd)::text as usd
-            from (select ${bucketStart(sql`${c.createdAt}`, bucket)} as key, ${c.transactionType} as type,
-                         ${c.workflowId} as workflow_id, ${c.planName} as plan_name, 1 as rows,
-                         ${c.amount}::bigint as amount, ${c.usdAmount} as usd
-                    from ${c} where ${rawLedger}
-                  union all
-                  select ${dayBucketStart(l.day, bucket)}, ${l.transactionType}, ${l.workflowId},
-                         ${l.planName}, ${l.rows}, ${l.amount}, ${l.usdAmount}
-                    from ${l} where ${talliedLedger}) moved
-           group by grouping sets ((key, type), (workflow_id, type), (plan_name, type))`,
+      sql`select workflow_id, sum(runs) as runs, count(*) as customers
+            from (select workflow_id, user_id, sum(runs) as runs
+                    from (${runsOf(
+                      sql`${e.workflowId} as workflow_id, ${e.userId} as user_id, 1 as runs`,
+                      sql`${r.workflowId}, ${r.userId}, ${r.runs}`,
+                    )}) counted
+                   group by workflow_id, user_id) pairs
+           group by workflow_id`,
+    ),
+    queryRows<{ runs: Num; customers: Num }>(
+      db,
+      sql`select coalesce(sum(runs), 0) as runs, count(distinct user_id) as customers
+            from (${runsOf(sql`${e.userId} as user_id, 1 as runs`, sql`${r.userId}, ${r.runs}`)}) counted`,
+    ),
+    queryRows<{ by_plan: number; key: string | null; type: string; plan_name: string | null } & Sums>(
+      db,
+      sql`select grouping(key) as by_plan, ${bucketText(sql`key`, bucket)} as key, type, plan_name, ${sums}
+            from (${movesOf(
+              {
+                raw: bucketStart(sql`${c.createdAt}`, bucket),
+                tallied: (day) => dayBucketStart(day, bucket),
+              },
+              totalsTally,
+              talliedTotals,
+            )}) moved
+           group by grouping sets ((key, type), (plan_name, type))`,
+    ),
+    queryRows<{ workflow_id: string | null; type: string } & Sums>(
+      db,
+      sql`select workflow_id, type, ${sums}
+            from (${movesOf({ raw: sql`null`, tallied: () => sql`null` }, l, talliedLedger)}) moved
+           where type <> 'purchase'
+           group by workflow_id, type`,
     ),
   ]);
 
@@ -245,69 +291,60 @@ export async function getInsights(
     if (!row) perWorkflow.set(id, (row = zero()));
     return row;
   };
-  const totals = { ...zero(), purchases: { purchases: 0, credits: 0, usd: '0.00' } };
+  const totals = {
+    ...zero(),
+    runs: n(allRuns?.runs),
+    customers: n(allRuns?.customers),
+    purchases: { purchases: 0, credits: 0, usd: '0.00' },
+  };
   const plans = new Map<
     string | null,
     { planName: string | null; purchases: number; credits: number; usd: string }
   >();
-
-  for (const row of runRows) {
-    const runs = n(row.runs);
-    const customers = n(row.customers);
-    // 3 = the total, 1 = per bucket, 2 = per workflow.
-    if (Number(row.level) === 3) {
-      totals.runs = runs;
-      totals.customers = customers;
-    } else if (Number(row.level) === 1) {
-      const point = row.key === null ? undefined : series.get(row.key);
-      if (point) Object.assign(point, { runs, customers });
-    } else Object.assign(workflowRow(row.workflow_id), { runs, customers });
-  }
-  // grouping() sets a bit for each of key, workflow_id, plan_name summed over: 3 = per bucket, 5 = per workflow,
-  // 6 = per plan (every row of a type once, so also the totals).
-  for (const r of ledgerRows) {
-    const level = Number(r.level);
-    const amount = n(r.amount);
-    if (r.type === 'purchase') {
-      if (level === 3) {
-        const point = r.key === null ? undefined : series.get(r.key);
-        if (point) {
-          point.purchaseCredits += amount;
-          point.purchaseUsd = addUsd(point.purchaseUsd, r.usd);
-        }
-      } else if (level === 6) {
-        totals.purchases.purchases += n(r.rows);
-        totals.purchases.credits += amount;
-        totals.purchases.usd = addUsd(totals.purchases.usd, r.usd);
-        const plan = plans.get(r.plan_name) ?? {
-          planName: r.plan_name,
-          purchases: 0,
-          credits: 0,
-          usd: '0.00',
-        };
-        plan.purchases += n(r.rows);
-        plan.credits += amount;
-        plan.usd = addUsd(plan.usd, r.usd);
-        plans.set(r.plan_name, plan);
-      }
-      continue;
-    }
-    const target =
-      level === 3
-        ? r.key === null
-          ? undefined
-          : series.get(r.key)
-        : level === 5
-          ? workflowRow(r.workflow_id)
-          : totals;
-    if (!target) continue;
-    // Usage rows are negative (the credits left the balance); refunds positive.
-    const charged = r.type === 'usage' ? -amount : 0;
-    const refunded = r.type === 'refund' ? amount : 0;
+  /** Usage rows are negative (the credits left the balance); refunds positive. */
+  const addMoves = (target: Figures, type: string, amount: number) => {
+    const charged = type === 'usage' ? -amount : 0;
+    const refunded = type === 'refund' ? amount : 0;
     target.creditsCharged += charged;
     target.creditsRefunded += refunded;
     target.netCredits += charged - refunded;
+  };
+
+  for (const row of bucketRuns) {
+    const point = series.get(row.key);
+    if (point) Object.assign(point, { runs: n(row.runs), customers: n(row.customers) });
   }
+  for (const row of workflowRuns) {
+    Object.assign(workflowRow(row.workflow_id), { runs: n(row.runs), customers: n(row.customers) });
+  }
+  for (const row of bucketLedger) {
+    const amount = n(row.amount);
+    if (Number(row.by_plan) === 0) {
+      const point = row.key === null ? undefined : series.get(row.key);
+      if (!point) continue;
+      if (row.type !== 'purchase') addMoves(point, row.type, amount);
+      else {
+        point.purchaseCredits += amount;
+        point.purchaseUsd = addUsd(point.purchaseUsd, row.usd);
+      }
+    } else if (row.type !== 'purchase') addMoves(totals, row.type, amount);
+    else {
+      totals.purchases.purchases += n(row.rows);
+      totals.purchases.credits += amount;
+      totals.purchases.usd = addUsd(totals.purchases.usd, row.usd);
+      const plan = plans.get(row.plan_name) ?? {
+        planName: row.plan_name,
+        purchases: 0,
+        credits: 0,
+        usd: '0.00',
+      };
+      plan.purchases += n(row.rows);
+      plan.credits += amount;
+      plan.usd = addUsd(plan.usd, row.usd);
+      plans.set(row.plan_name, plan);
+    }
+  }
+  for (const row of workflowLedger) addMoves(workflowRow(row.workflow_id), row.type, n(row.amount));
 
   const ranked = [...perWorkflow.entries()]
     // Ties in id order, so the same figures always come in the same order.
