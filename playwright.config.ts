@@ -17,8 +17,8 @@ export default defineConfig({
   outputDir: process.env.E2E_OUTPUT_DIR ?? './test-results',
   // Two journey files at a time: much of a journey is waiting (a reply written word by word, a slow demo's
   // steps), so the second worker mostly uses time the first leaves idle. Journey by journey (fullyParallel) put
-  // two of the heaviest screens journeys (a dozen scans and full-page screenshots each) side by side beside a
-  // Vitest run, and they overran their time limit in CI: a file's journeys stay in one worker (decision 176).
+  // two of the heaviest screens journeys side by side beside a Vitest run in CI, and they overran their time limit
+  // (decision 176).
   fullyParallel: false,
   workers: 2,
   projects: [
@@ -53,9 +53,7 @@ export default defineConfig({
     // next mousedown, at once instead of smoothly, so a click near the page's end lost its button (decision 175).
     reducedMotion: screensElsewhere ? 'reduce' : 'no-preference',
     launchOptions: {
-      // Debian's build of Chromium's headless shell, the browser Playwright itself runs headless: the same Blink
-      // without the full browser's windowing layers, about 30% less CPU for the same journeys (decision 176).
-      executablePath: '/usr/bin/chromium-headless-shell',
+      executablePath: '/usr/bin/chromium',
       args: [
         '--headless',
         '--no-sandbox',
