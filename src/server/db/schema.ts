@@ -465,6 +465,15 @@ export const insightRunDays = pgTable(
   ],
 );
 
+/** A ledger tally's figures for one (day, ...) group: its type and plan, how many rows, their credits and dollars. */
+const ledgerTallyFigures = () => ({
+  transactionType: text('transaction_type', { enum: TRANSACTION_TYPES }).notNull(),
+  planName: text('plan_name'),
+  rows: integer('rows').notNull(),
+  amount: bigint('amount', { mode: 'number' }).notNull(),
+  usdAmount: numeric('usd_amount', { precision: 14, scale: 2 }),
+});
+
 /** The ledger's usage, refund and purchase rows of whole UTC days, summed per workflow, type and plan. */
 export const insightLedgerDays = pgTable(
   'insight_ledger_days',
@@ -472,11 +481,7 @@ export const insightLedgerDays = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     /** Set to null with the workflow's deletion, as the ledger rows' own workflow is. */
     workflowId: uuid('workflow_id').references(() => userWorkflows.id, { onDelete: 'set null' }),
-    transactionType: text('transaction_type', { enum: TRANSACTION_TYPES }).notNull(),
-    planName: text('plan_name'),
-    rows: integer('rows').notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-    usdAmount: numeric('usd_amount', { precision: 14, scale: 2 }),
+    ...ledgerTallyFigures(),
   },
   (t) => [
     // Covering, as insight_run_days_day_idx.
@@ -501,11 +506,7 @@ export const insightLedgerDayTotals = pgTable(
   'insight_ledger_day_totals',
   {
     day: date('day', { mode: 'string' }).notNull(),
-    transactionType: text('transaction_type', { enum: TRANSACTION_TYPES }).notNull(),
-    planName: text('plan_name'),
-    rows: integer('rows').notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-    usdAmount: numeric('usd_amount', { precision: 14, scale: 2 }),
+    ...ledgerTallyFigures(),
   },
   (t) => [
     // Covering, as insight_ledger_days_day_idx.
