@@ -29,7 +29,9 @@ const common = {
   setupFiles: ['./src/server/test/ledger-guard.ts'],
   pool: 'forks' as const,
   maxWorkers: 2,
-  testTimeout: 30_000,
+  // A test that builds an app of its own (a new database, its migrations) inside its body needs what a hook
+  // that builds one gets: on a slow day of CI's machine, beside the journeys, two such tests overran 30 s.
+  testTimeout: 60_000,
   hookTimeout: 60_000,
   environment: 'node',
 };
