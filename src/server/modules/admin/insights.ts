@@ -224,7 +224,7 @@ export async function getInsights(
       bucket === 'day'
         ? // The tally's days and the raw rows' days never meet (the raw rows begin where the tally ends), so each
           // part counts its own days' customers: the tally's stream out of its (day, customer) index.
-          sql`select to_char(day, 'YYYY-MM-DD') as key, sum(runs) as runs, count(*) as customers
+          sql`select ${bucketText(sql`day`, bucket)} as key, sum(runs) as runs, count(*) as customers
                 from (select ${r.day} as day, ${r.userId}, sum(${r.runs}) as runs from ${r} where ${talliedRuns}
                        group by ${r.day}, ${r.userId}) tallied
                group by day
