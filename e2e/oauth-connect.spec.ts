@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
 import { expectAccessible, type Lng, newEmail, screenshot, tr } from './fixtures.js';
@@ -9,11 +11,33 @@ import { expectAccessible, type Lng, newEmail, screenshot, tr } from './fixtures
  * "Connected apps" in the account: the app listed, its limit edited, disconnected, and its token refused.
  */
 
-const REDIRECT = 'http://127.0.0.1:33418/callback';
+/**
+ * The app's own page at its redirect URI, a server on loopback as a desktop app's would be: the browser lands
+ * there with the code, and the journey reads the address it was sent to.
+ */
+async function appCallback(): Promise<{ uri: string; landed: () => URL | null; close: () => Promise<void> }> {
+  let landed: URL | null = null;
+  const server: Server = createServer((req, res) => {
+    landed = new URL(req.url ?? '/', 'http://127.0.0.1');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<title>App</title><p>Connected</p>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    uri: `http://127.0.0.1:${port}/callback`,
+    landed: () => landed,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
-async function registerApp(page: Page, name: string): Promise<string> {
+async function registerApp(page: Page, name: string, redirect: string): Promise<string> {
   const res = await page.request.post('/oauth/register', {
-    data: { client_name: name, client_uri: 'https://claude.example', redirect_uris: [REDIRECT] },
+    data: { client_name: name, client_uri: 'https://claude.example', redirect_uris: [redirect] },
   });
   expect(res.status()).toBe(201);
   return ((await res.json()) as { client_id: string }).client_id;
@@ -44,25 +68,20 @@ for (const lng of ['es', 'en'] as const satisfies Lng[]) {
     await context.clearCookies();
 
     const name = `Claude ${lng}`;
-    const clientId = await registerApp(page, name);
+    const app = await appCallback();
+    const redirect = app.uri;
+    const clientId = await registerApp(page, name, redirect);
     const verifier = randomBytes(32).toString('base64url');
     const authorize = new URL('/oauth/authorize', origin);
     authorize.search = new URLSearchParams({
       client_id: clientId,
-      redirect_uri: REDIRECT,
+      redirect_uri: redirect,
       response_type: 'code',
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
       code_challenge_method: 'S256',
       state: 'journey',
       resource: `${origin}/mcp`,
     }).toString();
-    // The app's own page at its redirect URI: the browser lands there with the code.
-    let landed: URL | null = null;
-    await page.route(`${REDIRECT}**`, async (route) => {
-      landed = new URL(route.request().url());
-      await route.fulfill({ contentType: 'text/html', body: '<title>App</title><p>Connected</p>' });
-    });
-
     await page.goto(authorize.href);
     await expect(page).toHaveURL(/\/signin$/);
     await page.getByLabel(tr(lng, 'auth', 'fields.email')).fill(email);
@@ -74,7 +93,7 @@ for (const lng of ['es', 'en'] as const satisfies Lng[]) {
     await expect(page.getByRole('heading', { name: tr(lng, 'connect', 'title', { name }) })).toBeVisible();
     await expect(page.getByRole('link', { name: 'https://claude.example' })).toBeVisible();
     await expect(page.getByText(tr(lng, 'connect', 'abilities.run'))).toBeVisible();
-    await expect(page.getByText(tr(lng, 'connect', 'returnsTo', { uri: REDIRECT }))).toBeVisible();
+    await expect(page.getByText(tr(lng, 'connect', 'returnsTo', { uri: redirect }))).toBeVisible();
     await page.getByLabel(tr(lng, 'connect', 'limit')).fill('0');
     await page.getByRole('button', { name: tr(lng, 'connect', 'approve') }).click();
     await expect(page.getByText(tr(lng, 'connect', 'limitInvalid'))).toBeVisible();
@@ -88,12 +107,15 @@ for (const lng of ['es', 'en'] as const satisfies Lng[]) {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.getByRole('button', { name: tr(lng, 'connect', 'approve') }).click();
 
-    await expect.poll(() => landed?.searchParams.get('code') ?? null).not.toBeNull();
+    await expect.poll(() => app.landed()?.searchParams.get('code') ?? null).not.toBeNull();
+    await expect(page.getByText('Connected')).toBeVisible();
+    const landed = app.landed()!;
+    await app.close();
     const tokens = await page.request.post('/oauth/token', {
       form: {
         grant_type: 'authorization_code',
-        code: landed!.searchParams.get('code')!,
-        redirect_uri: REDIRECT,
+        code: landed.searchParams.get('code')!,
+        redirect_uri: redirect,
         code_verifier: verifier,
         client_id: clientId,
       },
