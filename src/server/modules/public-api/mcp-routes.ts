@@ -7,6 +7,7 @@ import { AppError } from '#server/lib/errors.js';
 import { refuseApiKey, requireApiKey } from '#server/plugins/api-key.js';
 import type { App, AppDeps } from '#server/types.js';
 import { apiKeyIsLive } from '../apikeys/service.js';
+import { accessEndedOf } from '../executions/service.js';
 import { buildMcpServer } from './mcp.js';
 import { MCP_STREAMS_PER_KEY, McpStreams } from './mcp-streams.js';
 
@@ -113,7 +114,9 @@ export async function mcpRoutes(app: App, deps: AppDeps): Promise<void> {
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       const stream = { keyId: principal.keyId, server, transport, closed: deps.metrics.streamOpened('/mcp') };
       streams.add(stream);
-      // Revoked between the key's check and the watch that add began: refused as if it had been before.
+      // Revoked between the key's check and the watch that add began: refused as if it had been before. The
+      // read waits for the watch's first LISTEN, as the run streams do: a revocation before it would go unheard.
+      await accessEndedOf(deps.database).heard();
       if (!(await apiKeyIsLive(deps.db, principal.keyId))) {
         streams.remove(stream);
         wait.done();
