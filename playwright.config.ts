@@ -46,7 +46,10 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     baseURL: `http://localhost:${port}`,
-    trace: 'retain-on-failure',
+    // A trace records the page's frames and a snapshot at every step: on every journey it was two fifths of the
+    // journeys' CPU (decision 178). In CI a journey that fails is tried again with its trace; run alone, a journey
+    // keeps its trace when it fails.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     // Where no screenshot is taken, the journeys' browser asks for less motion, as some people's systems do
     // (src/web/styles.css): a spinner on a page that waits for a run stands still instead of repainting every frame
     // (a fifth of the browser's CPU). Not beside full-page screenshots: after one, Chromium scrolled the page on the
