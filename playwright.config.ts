@@ -53,8 +53,8 @@ export default defineConfig({
     // Where no screenshot is taken, the journeys' browser asks for less motion, as some people's systems do
     // (src/web/styles.css): a spinner on a page that waits for a run stands still instead of repainting every frame
     // (a fifth of the full browser's CPU; nothing measurable in the headless shell, decision 178). Not beside
-    // full-page screenshots: after one, Chromium scrolled the page on the
-    // next mousedown, at once instead of smoothly, so a click near the page's end lost its button (decision 175).
+    // full-page screenshots: after one, Chromium scrolled the page on the next mousedown, at once instead of
+    // smoothly, so a click near the page's end lost its button (decision 175; the headless shell does the same).
     reducedMotion: screensElsewhere ? 'reduce' : 'no-preference',
     // Debian's Chromium headless shell: the same Blink and V8 as the full browser, without its windowing layers,
     // for about two thirds of the CPU (decision 178).
