@@ -2,7 +2,8 @@ import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { TLanguage } from '#shared/contract/common.js';
 import type { TRunFailureCode } from '#shared/contract/executions.js';
 import { ZSyncWorkflowResult, type TSyncWorkflowResult } from '#shared/contract/results.js';
-import type { Db, DbOrTx } from '#server/db/client.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { groupedWrites } from '#server/db/grouped-writes.js';
 import { preparedPerHandle } from '#server/db/prepared.js';
 import { userWorkflows, workflowExecutions } from '#server/db/schema.js';
 import { AppError, conflict } from '#server/lib/errors.js';
@@ -297,44 +298,8 @@ const acknowledgeRuns = preparedPerHandle((db) =>
     .prepare('acknowledge_deliveries'),
 );
 
-/** The most acknowledgements one write carries. */
-const ACK_BATCH = 500;
-
-interface PendingAck {
-  runId: string;
-  done: () => void;
-  fail: (err: unknown) => void;
-}
-
-/**
- * Acknowledgements waiting for the write under way, per database handle. The first one is written at once;
- * those that come while it is under way go together in the next write (as a database groups commits), so a
- * busy server makes one write for many deliveries and a quiet one waits for nothing.
- */
-const ackQueues = new WeakMap<Db, { waiting: PendingAck[]; writing: boolean }>();
-
-function acknowledge(db: Db, runId: string): Promise<void> {
-  let queue = ackQueues.get(db);
-  if (!queue) ackQueues.set(db, (queue = { waiting: [], writing: false }));
-  const q = queue;
-  return new Promise<void>((done, fail) => {
-    q.waiting.push({ runId, done, fail });
-    if (q.writing) return;
-    q.writing = true;
-    void (async () => {
-      while (q.waiting.length > 0) {
-        const batch = q.waiting.splice(0, ACK_BATCH);
-        try {
-          await acknowledgeRuns(db).execute({ runIds: batch.map((a) => a.runId) });
-          for (const a of batch) a.done();
-        } catch (err) {
-          for (const a of batch) a.fail(err);
-        }
-      }
-      q.writing = false;
-    })();
-  });
-}
+/** Acknowledgements of deliveries finishing at about the same time go in one write (at most 500). */
+const acknowledge = groupedWrites<string>((db, runIds) => acknowledgeRuns(db).execute({ runIds }), 500);
 
 /**
  * Sends an attempt this instance claimed, and the immediate retries after it; later retries are the job's.

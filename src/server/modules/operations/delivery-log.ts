@@ -1,7 +1,9 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { TDeliveryLogEntry } from '#shared/contract/operations.js';
-import type { DbOrTx } from '#server/db/client.js';
+import type { Db, DbOrTx } from '#server/db/client.js';
+import { groupedWrites } from '#server/db/grouped-writes.js';
 import { runDeliveryLog } from '#server/db/schema.js';
+import { preparedPerHandle } from '#server/db/prepared.js';
 import { queryRows } from '#server/db/sql-helpers.js';
 import { getSetting } from '../settings/service.js';
 
@@ -51,23 +53,80 @@ export interface DeliveryLogInput {
 /**
  * Appends an entry to a run's log, unless the run already holds `delivery_log_entries_per_run` entries (the
  * first ones are kept: they show how the trouble began, and a flood of forged callbacks cannot push them
- * out). One statement: the count and the insert see the same snapshot; two writers at once may pass the
- * bound by one, which is harmless. A run that no longer exists gets nothing (the insert selects it).
+ * out). Entries written at about the same time go in one statement (groupedWrites), which counts each run's
+ * entries in the table and those before it in the statement against the bound; two statements at once may
+ * pass it by one, which is harmless. A run that no longer exists gets nothing (the insert joins it).
  */
-export async function recordDelivery(db: DbOrTx, entry: DeliveryLogInput): Promise<void> {
-  const max = await getSetting(db, 'delivery_log_entries_per_run');
-  const excerpt = entry.body ? redactExcerpt(entry.body) : null;
-  await db.execute(sql`
-    insert into ${runDeliveryLog} (execution_id, kind, at, attempt, http_status, outcome, error, latency_ms,
-      response_bytes, excerpt)
-    select r.id, ${entry.kind}, ${entry.at.toISOString()}::timestamptz, ${entry.attempt ?? null}::int,
-      ${entry.httpStatus ?? null}::int, ${entry.outcome}, ${entry.error?.slice(0, 1000) ?? null}::text,
-      ${entry.latencyMs === undefined || entry.latencyMs === null ? null : Math.round(entry.latencyMs)}::int,
-      ${entry.responseBytes ?? null}::int, ${excerpt}::text
-    from workflow_executions r
-    where r.id = ${entry.executionId}::uuid
-      and (select count(*) from ${runDeliveryLog} l where l.execution_id = r.id) < ${max}`);
+export async function recordDelivery(db: Db, entry: DeliveryLogInput): Promise<void> {
+  await appendGrouped(db, {
+    executionId: entry.executionId,
+    kind: entry.kind,
+    at: entry.at.toISOString(),
+    attempt: entry.attempt ?? null,
+    httpStatus: entry.httpStatus ?? null,
+    outcome: entry.outcome,
+    error: entry.error?.slice(0, 1000) ?? null,
+    latencyMs: entry.latencyMs === undefined || entry.latencyMs === null ? null : Math.round(entry.latencyMs),
+    responseBytes: entry.responseBytes ?? null,
+    excerpt: entry.body ? redactExcerpt(entry.body) : null,
+  });
 }
+
+/** An entry as the statement takes it: one array of each column. */
+interface EntryRow {
+  executionId: string;
+  kind: string;
+  at: string;
+  attempt: number | null;
+  httpStatus: number | null;
+  outcome: string;
+  error: string | null;
+  latencyMs: number | null;
+  responseBytes: number | null;
+  excerpt: string | null;
+}
+
+const appendGrouped = groupedWrites<EntryRow>(async (db, rows) => {
+  const max = await getSetting(db, 'delivery_log_entries_per_run');
+  const of = <K extends keyof EntryRow>(key: K) => rows.map((r) => r[key]);
+  await appendEntries(db).execute({
+    executionIds: of('executionId'),
+    kinds: of('kind'),
+    ats: of('at'),
+    attempts: of('attempt'),
+    httpStatuses: of('httpStatus'),
+    outcomes: of('outcome'),
+    errors: of('error'),
+    latencies: of('latencyMs'),
+    sizes: of('responseBytes'),
+    excerpts: of('excerpt'),
+    max,
+  });
+}, 200);
+
+const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}[]`;
+
+/** Written for every call and callback, so prepared once per connection (the insert is the CTE's). */
+const appendEntries = preparedPerHandle((db) => {
+  const log = runDeliveryLog;
+  const entries = db.$with('entries', { id: sql<number>`${sql.identifier('id')}`.as('id') }).as(sql`
+    insert into ${log} (execution_id, kind, at, attempt, http_status, outcome, error, latency_ms,
+      response_bytes, excerpt)
+    select e.execution_id, e.kind, e.at, e.attempt, e.http_status, e.outcome, e.error, e.latency_ms,
+      e.response_bytes, e.excerpt
+    from (select e.*, row_number() over (partition by e.execution_id order by e.nth) as place
+          from unnest(${p('executionIds', 'uuid')}, ${p('kinds', 'text')}, ${p('ats', 'timestamptz')},
+            ${p('attempts', 'int')}, ${p('httpStatuses', 'int')}, ${p('outcomes', 'text')}, ${p('errors', 'text')},
+            ${p('latencies', 'int')}, ${p('sizes', 'int')}, ${p('excerpts', 'text')}) with ordinality
+            as e(execution_id, kind, at, attempt, http_status, outcome, error, latency_ms, response_bytes, excerpt,
+              nth)) e
+    join workflow_executions r on r.id = e.execution_id
+    where (select count(*) from ${log} l where l.execution_id = e.execution_id) + e.place
+      <= ${sql.placeholder('max')}::int
+    order by e.nth
+    returning id`);
+  return db.with(entries).select({ id: entries.id }).from(entries).prepare('delivery_log_append');
+});
 
 /** A run's log, oldest first. */
 export async function deliveryLogOf(db: DbOrTx, executionId: string): Promise<TDeliveryLogEntry[]> {

@@ -15,6 +15,7 @@ import {
 } from '../executions/testing/fixtures.js';
 import { readEvents } from '../executions/testing/event-stream.js';
 import { foldHealthNotes } from './health.js';
+import { recordDelivery } from './delivery-log.js';
 
 const w = useRunsWorld();
 
@@ -148,6 +149,33 @@ describe('delivery log', () => {
     const log = (await w.admin.get(`/api/admin/executions/${runId}`)).json<{ log: unknown[] }>().log;
     // The two calls and the first two refused callbacks; the rest are not recorded.
     expect(log).toHaveLength(4);
+
+    // A flood at once: all but the first go together in one statement, which keeps to the bound as well.
+    const flooded = await startRun(user.client, wf.id);
+    await user.client.post(`/api/executions/${flooded}/complete`, ANSWERS);
+    await withConfig(w.t, 'delivery_log_entries_per_run', 5, async () => {
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          recordDelivery(w.t.deps.db, {
+            executionId: flooded,
+            kind: 'callback',
+            at: new Date(),
+            outcome: 'refused',
+            error: `forged ${i}`,
+          }),
+        ),
+      );
+    });
+    const floodLog = (await w.admin.get(`/api/admin/executions/${flooded}`)).json<{
+      log: Array<{ kind: string; error: string | null }>;
+    }>().log;
+    expect(floodLog.map((e) => [e.kind, e.error])).toEqual([
+      ['call', null],
+      ['call', null],
+      ['callback', 'forged 0'],
+      ['callback', 'forged 1'],
+      ['callback', 'forged 2'],
+    ]);
   });
 });
 

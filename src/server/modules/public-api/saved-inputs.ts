@@ -655,10 +655,11 @@ export async function deleteSavedInput(deps: AppDeps, userId: string, id: string
 
 /**
  * Who starts saved answers: their owner in person (web, API, MCP) or their schedule (the owner is read). A
- * schedule's start runs in the savepoint the schedules job holds for its due time, with the start's settings
- * the job read once for its claimed batch.
+ * schedule's start runs in the transaction the schedules job holds for its claimed batch, with the start's
+ * settings and the saved answers' rows (`row`, undefined when they are gone) the job read once for the batch.
  */
-type Starter = { user: TSessionUser } | { schedule: true; settings: StartSettings };
+type Starter =
+  { user: TSessionUser } | { schedule: true; settings: StartSettings; row: ScheduledRow | undefined };
 
 /** A kept file as the start's read brings it (JSON: its time as text). */
 type SavedFileJson = Omit<SavedFile, 'createdAt'> & { createdAt: string };
@@ -689,12 +690,18 @@ function forRunSelect(db: DbOrTx) {
     .innerJoin(userProfiles, eq(userProfiles.id, savedInputs.userId));
 }
 
-/** A due schedule's read of its saved answers (anyone's: the owner is the schedule's), prepared per connection. */
+/**
+ * A claimed batch of due schedules' read of their saved answers (anyone's: the owner is the schedule's), the
+ * ids as a JSON array; prepared per connection.
+ */
 const scheduledForRun = preparedPerHandle((db) =>
   forRunSelect(db)
-    .where(eq(savedInputs.id, sql.placeholder('id')))
-    .prepare('saved_input_for_schedule'),
+    .where(
+      sql`${savedInputs.id} in (select jsonb_array_elements_text(${sql.placeholder('ids')}::jsonb)::uuid)`,
+    )
+    .prepare('saved_inputs_for_schedules'),
 );
+type ScheduledRow = Awaited<ReturnType<ReturnType<typeof scheduledForRun>['execute']>>[number];
 
 /**
  * Saved answers and everything a start of them reads, in `db` (the schedule job's transaction, or the pool):
@@ -707,7 +714,7 @@ async function loadForRun(deps: AppDeps, db: DbOrTx, id: string, by: Starter) {
   const [row] =
     'user' in by
       ? await forRunSelect(db).where(and(eq(savedInputs.id, id), eq(savedInputs.userId, by.user.id)))
-      : await scheduledForRun(db).execute({ id });
+      : [by.row];
   if (!row) throw notFound('savedInput');
   const user = 'user' in by ? by.user : toSessionUser(row.profile);
   if (row.profile.deletedAt) throw new AppError('ACCOUNT_SUSPENDED', 'default');
@@ -747,6 +754,8 @@ async function noteLastRun(db: DbOrTx, id: string, runId: string) {
 interface SavedStart {
   executionId: string;
   deliver: (() => Promise<unknown>) | undefined;
+  /** A schedule's start, in the job's transaction: removes the run's file copies if that is undone. */
+  discard?: () => Promise<void>;
 }
 
 /**
@@ -781,8 +790,8 @@ async function startSavedInput(
   };
   let started: StartedRun;
   try {
-    // A schedule's start is already in the savepoint of its due time, which a failure here rolls back (the
-    // start statement writes nothing when it refuses); a savepoint of its own would only cost two round trips.
+    // A schedule's start is already in the job's transaction, which a fault here undoes (the start statement
+    // writes nothing when it refuses); a savepoint of its own would only cost two round trips.
     started = 'schedule' in by ? await start(db) : await db.transaction(start);
   } catch (err) {
     await copies.discard();
@@ -798,6 +807,7 @@ async function startSavedInput(
   return {
     executionId: started.executionId,
     deliver: delivery ? () => deliverClaimed(deps, delivery, target) : undefined,
+    ...('schedule' in by ? { discard: copies.discard } : {}),
   };
 }
 
@@ -858,17 +868,31 @@ export async function startScheduledRun(
   deps: AppDeps,
   tx: Tx,
   savedInputId: string,
-  batch: { once<T>(key: string, read: () => Promise<T>): Promise<T> },
+  batch: { savedInputIds: readonly string[]; once<T>(key: string, read: () => Promise<T>): Promise<T> },
 ): Promise<
-  | { kind: 'started'; runId: string; deliver: (() => Promise<unknown>) | undefined }
+  | {
+      kind: 'started';
+      runId: string;
+      deliver: (() => Promise<unknown>) | undefined;
+      discard?: () => Promise<void>;
+    }
   | { kind: 'skipped'; reason: SkipReason }
 > {
   try {
     // Read in the batch's transaction by its first due time, and shared by the batch's others.
     const settings = await batch.once('start-settings', () => getSettings(tx, START_SETTINGS));
-    const by = { schedule: true, settings } as const;
+    const rows = await batch.once('saved-inputs', async () => {
+      const read = await scheduledForRun(tx).execute({ ids: JSON.stringify(batch.savedInputIds) });
+      return new Map(read.map((r) => [r.saved.id, r]));
+    });
+    const by = { schedule: true, settings, row: rows.get(savedInputId) } as const;
     const started = await startSavedInput(deps, tx, savedInputId, by, 'schedule');
-    return { kind: 'started', runId: started.executionId, deliver: started.deliver };
+    return {
+      kind: 'started',
+      runId: started.executionId,
+      deliver: started.deliver,
+      ...(started.discard ? { discard: started.discard } : {}),
+    };
   } catch (err) {
     const reason = err instanceof AppError ? skipReasonOf(err) : null;
     if (!reason) throw err;

@@ -1,8 +1,7 @@
 import { and, asc, eq, lt, lte, sql } from 'drizzle-orm';
 import { SCHEDULE_SKIPS_BEFORE_PAUSE, type TScheduleSkipReason } from '#shared/contract/schedules.js';
-import type { DbOrTx, Tx } from '#server/db/client.js';
-import { preparedPerHandle } from '#server/db/prepared.js';
-import { columnName } from '#server/db/sql-helpers.js';
+import type { Tx } from '#server/db/client.js';
+import { columnName, queryRows } from '#server/db/sql-helpers.js';
 import { savedInputs, scheduleRuns, schedules, userProfiles, userWorkflows } from '#server/db/schema.js';
 import type { Job } from '#server/jobs/scheduler.js';
 import type { AppDeps } from '#server/types.js';
@@ -12,14 +11,14 @@ import {
   notifyScheduleSkipped,
   warnScheduleUncovered,
 } from '../notifications/service.js';
-import { decideDue, type Timing } from './engine.js';
+import { decideDue, type DueDecision } from './engine.js';
 
 /** Due schedules one transaction claims; the job takes batches until none is due. */
 const BATCH = 50;
 /** Transactions claiming due schedules at once on PostgreSQL (of the pool's 20 connections). */
 const CLAIMERS = 4;
-/** Deliveries a claimer sends at once while it claims the next batch. */
-const DELIVERIES_AT_ONCE = 8;
+/** Deliveries a claimer sends at once while it claims the next batch (measured against 4, 8 and 24: decision 179). */
+const DELIVERIES_AT_ONCE = 16;
 
 /**
  * History rows kept per schedule (decision 158): a schedule running every minute would otherwise add 1,440
@@ -43,20 +42,30 @@ interface ScheduleSkip {
 
 /** What starting a due time's run came to: the run (and its delivery, sent after the commit), or a skip. */
 type DueRunOutcome =
-  | { kind: 'started'; runId: string; deliver: (() => Promise<unknown>) | undefined }
+  | {
+      kind: 'started';
+      runId: string;
+      deliver: (() => Promise<unknown>) | undefined;
+      /** Undoes what the start did outside the transaction (its copies of kept files), when it is undone. */
+      discard?: () => Promise<void>;
+    }
   | { kind: 'skipped'; reason: Exclude<TScheduleSkipReason, 'missed'> };
 
 /**
- * One claimed batch as a starter sees it: `once` reads something (the start's live settings) for the whole
- * batch, in its transaction, the first due time reading it and the others sharing the answer.
+ * One claimed batch as a starter sees it: `once` reads something (the start's live settings, the saved answers
+ * of all its due times) for the whole batch, in its transaction, the first due time reading it and the others
+ * sharing the answer.
  */
-interface DueBatch {
+export interface DueBatch {
+  /** The saved answers the batch's due times run. */
+  savedInputIds: readonly string[];
   once<T>(key: string, read: () => Promise<T>): Promise<T>;
 }
 
-function dueBatch(): DueBatch {
+function dueBatch(savedInputIds: readonly string[]): DueBatch {
   const reads = new Map<string, Promise<unknown>>();
   return {
+    savedInputIds,
     once<T>(key: string, read: () => Promise<T>): Promise<T> {
       let value = reads.get(key) as Promise<T> | undefined;
       if (!value) {
@@ -71,8 +80,9 @@ function dueBatch(): DueBatch {
 }
 
 /**
- * Starts the run of a due schedule's saved answers inside the transaction that holds the schedule's row (in
- * the savepoint of its due time), charged like any run with origin `schedule`. The saved answers' own start
+ * Starts the run of a due schedule's saved answers inside the transaction that holds the schedule's row,
+ * charged like any run with origin `schedule`; a refusal (a skip) must write nothing, and anything else it
+ * throws undoes the batch's transaction. The saved answers' own start
  * provides it (public-api's startScheduledRun, composed in src/server/jobs), so this module never reaches
  * into the run start; the job notes the run as the saved answers' last one with the due time's outcome.
  */
@@ -89,157 +99,163 @@ interface Handled {
   deliver?: () => Promise<unknown>;
 }
 
-const p = (name: string) => sql.placeholder(name);
+/** What a claimed due time came to, written back for the whole batch in one statement (recordOutcomes). */
+interface DueOutcome {
+  scheduleId: string;
+  savedInputId: string;
+  /** Its history row; null when the due time was recorded already (it started nothing). */
+  entryId: string | null;
+  runId: string | null;
+  outcome: 'started' | 'skipped';
+  reason: string | null;
+  active: boolean;
+  pausedReason: string | null;
+  nextRunAt: string | null;
+  skips: number;
+}
 
 /**
- * The due time's claim in the history (its unique index is the last guard against a second start), and below
- * its outcome with the schedule's advance: written for every due time, so each is prepared once per connection.
+ * One statement's input rows as typed arrays, one per column, unnested in the statement: with the arrays as
+ * bound values PostgreSQL knows how many rows they hold, so it finds each row by its index instead of reading
+ * whole tables (as it did for a JSON record set, whose size it guesses at a hundred).
  */
-const historyEntry = preparedPerHandle((db) =>
-  db
-    .insert(scheduleRuns)
-    .values({
-      scheduleId: p('scheduleId'),
-      dueAt: p('dueAt'),
-      outcome: 'started',
-      missed: p('missed'),
-      createdAt: p('now'),
-    })
-    .onConflictDoNothing()
-    .returning({ id: scheduleRuns.id })
-    .prepare('schedule_history_entry'),
-);
+const column = <T>(values: T[], type: string) => sql`${sql.param(values)}::${sql.raw(type)}[]`;
 
 /**
- * The history row's outcome (none when the due time was recorded already: `entryId` null), the run noted as
- * the saved answers' last one (when one started), and the schedule's advance, in one statement: two round
- * trips less for every due time.
+ * The batch's due times claimed in the history, in one statement (the unique index on schedule and due time is
+ * the last guard against a second start): the schedules whose due time was not recorded yet, with their rows.
  */
-const outcomeAndAdvance = preparedPerHandle((db: DbOrTx) => {
-  const history = scheduleRuns;
-  const outcome = db.$with('outcome', {}).as(
-    sql`update ${history}
-      set ${columnName(history.runId)} = ${p('runId')}::uuid, ${columnName(history.outcome)} = ${p('outcome')},
-        ${columnName(history.reason)} = ${p('reason')}
-      where ${history.id} = ${p('entryId')}::uuid`,
+async function claimHistory(
+  tx: Tx,
+  claims: Array<{ scheduleId: string; dueAt: Date; missed: number }>,
+  now: Date,
+): Promise<Map<string, string>> {
+  const rows = await queryRows<{ id: string; schedule_id: string }>(
+    tx,
+    sql`insert into ${scheduleRuns} (schedule_id, due_at, outcome, missed, created_at)
+      select c.schedule_id, c.due_at, 'started', c.missed, ${now.toISOString()}::timestamptz
+      from unnest(${column(
+        claims.map((c) => c.scheduleId),
+        'uuid',
+      )}, ${column(
+        claims.map((c) => c.dueAt.toISOString()),
+        'timestamptz',
+      )}, ${column(
+        claims.map((c) => c.missed),
+        'int',
+      )}) as c(schedule_id, due_at, missed)
+      on conflict do nothing
+      returning id, schedule_id`,
   );
-  const lastRun = db.$with('last_run', {}).as(
-    sql`update ${savedInputs} set ${columnName(savedInputs.lastRunId)} = ${p('runId')}::uuid
-      where ${savedInputs.id} = ${p('savedInputId')}::uuid and ${p('runId')}::uuid is not null`,
-  );
-  return db
-    .with(outcome, lastRun)
-    .update(schedules)
-    .set({
-      active: sql`${p('active')}::boolean`,
-      pausedReason: sql`${p('pausedReason')}`,
-      nextRunAt: sql`${p('nextRunAt')}::timestamptz`,
-      skipsInARow: sql`${p('skips')}::int`,
-      updatedAt: sql`${p('now')}::timestamptz`,
-    })
-    .where(eq(schedules.id, sql`${p('scheduleId')}::uuid`))
-    .prepare('schedule_outcome_advance');
-});
+  return new Map(rows.map((r) => [r.schedule_id, r.id]));
+}
 
 /**
- * One due schedule, in its own savepoint: its due time decided and claimed in the history (whose unique index
- * is the last guard: a time recorded already starts nothing), run or skipped, and the schedule advanced.
+ * The batch's outcomes in one statement: each history row's outcome, the run noted as the saved answers' last
+ * one (when one started), and each schedule's advance.
+ */
+async function recordOutcomes(tx: Tx, outcomes: DueOutcome[], now: Date): Promise<void> {
+  if (outcomes.length === 0) return;
+  const of = <K extends keyof DueOutcome>(key: K, type: string) =>
+    column(
+      outcomes.map((o) => o[key]),
+      type,
+    );
+  await tx.execute(sql`
+    with o as (
+      select * from unnest(${of('scheduleId', 'uuid')}, ${of('savedInputId', 'uuid')}, ${of('entryId', 'uuid')},
+        ${of('runId', 'uuid')}, ${of('outcome', 'text')}, ${of('reason', 'text')}, ${of('active', 'boolean')},
+        ${of('pausedReason', 'text')}, ${of('nextRunAt', 'timestamptz')}, ${of('skips', 'int')})
+        as o(schedule_id, saved_input_id, entry_id, run_id, outcome, reason, active, paused_reason, next_run_at, skips)
+    ), history as (
+      update ${scheduleRuns} set ${columnName(scheduleRuns.runId)} = o.run_id,
+        ${columnName(scheduleRuns.outcome)} = o.outcome, ${columnName(scheduleRuns.reason)} = o.reason
+      from o where ${scheduleRuns.id} = o.entry_id
+    ), last_run as (
+      update ${savedInputs} set ${columnName(savedInputs.lastRunId)} = o.run_id
+      from o where ${savedInputs.id} = o.saved_input_id and o.run_id is not null
+    )
+    update ${schedules} set ${columnName(schedules.active)} = o.active,
+      ${columnName(schedules.pausedReason)} = o.paused_reason, ${columnName(schedules.nextRunAt)} = o.next_run_at,
+      ${columnName(schedules.skipsInARow)} = o.skips, ${columnName(schedules.updatedAt)} = ${now.toISOString()}::timestamptz
+    from o where ${schedules.id} = o.schedule_id`);
+}
+
+/**
+ * One claimed schedule's due time: decided (by the batch's shared `decide`), run or skipped if its history row
+ * is its own, and the outcome with the schedule's advance to record. A starter's fault (not a refusal) throws.
  */
 async function handleDue(
   deps: AppDeps,
   start: DueRunStarter,
   tx: Tx,
   schedule: ScheduleRow,
-  now: Date,
+  decision: DueDecision,
+  entryId: string | null,
   batch: DueBatch,
-): Promise<Handled> {
-  const timing: Timing = { cron: schedule.cron, timezone: schedule.timezone, endsAt: schedule.endsAt };
-  const decision = decideDue(timing, schedule.nextRunAt!, now);
-  // The history's outcome (if this due time has a row of its own) and the schedule's next time, paused state
-  // and skips. An advance that neither pauses nor ends keeps the claimed row's state (it is locked).
-  const record = (
-    entryId: string | null,
-    outcome: { runId: string | null; outcome: 'started' | 'skipped'; reason: string | null },
-    fields: { skipsInARow: number; pause: boolean },
-  ) => {
-    const state = fields.pause
+  discards: Array<() => Promise<void>>,
+): Promise<{ outcome: DueOutcome; deliver?: () => Promise<unknown>; skip?: ScheduleSkip }> {
+  const advance = (skips: number, pause: boolean) => {
+    const state = pause
       ? { active: false, pausedReason: 'skips', nextRunAt: null }
       : decision.next
         ? { active: schedule.active, pausedReason: schedule.pausedReason, nextRunAt: decision.next }
         : { active: false, pausedReason: 'ended', nextRunAt: null };
-    return outcomeAndAdvance(tx).execute({
-      entryId,
-      ...outcome,
+    return {
       scheduleId: schedule.id,
       savedInputId: schedule.savedInputId,
+      entryId,
       active: state.active,
       pausedReason: state.pausedReason,
       nextRunAt: state.nextRunAt?.toISOString() ?? null,
-      skips: fields.skipsInARow,
-      now: now.toISOString(),
-    });
+      skips,
+    };
   };
-  const [entry] = await historyEntry(tx).execute({
-    scheduleId: schedule.id,
-    dueAt: decision.latest,
-    missed: decision.missed,
-    now,
-  });
-  if (!entry) {
-    await record(
-      null,
-      { runId: null, outcome: 'started', reason: null },
-      { skipsInARow: schedule.skipsInARow, pause: false },
-    );
-    return {};
+  // A due time recorded already starts nothing; the schedule is only advanced, keeping its skips.
+  if (!entryId) {
+    return {
+      outcome: { ...advance(schedule.skipsInARow, false), runId: null, outcome: 'started', reason: null },
+    };
   }
   const outcome: Outcome = decision.run
     ? await start(deps, tx, schedule.savedInputId, batch)
     : { kind: 'skipped', reason: 'missed' };
+  if (outcome.kind === 'started') {
+    if (outcome.discard) discards.push(outcome.discard);
+    return {
+      outcome: { ...advance(0, false), runId: outcome.runId, outcome: 'started', reason: null },
+      ...(outcome.deliver ? { deliver: outcome.deliver } : {}),
+    };
+  }
   // Times missed while the service was down are nobody's doing: they neither count as skips nor reset them.
-  const skips =
-    outcome.kind === 'started'
-      ? 0
-      : outcome.reason === 'missed'
-        ? schedule.skipsInARow
-        : schedule.skipsInARow + 1;
+  const skips = outcome.reason === 'missed' ? schedule.skipsInARow : schedule.skipsInARow + 1;
   const pause = skips >= SCHEDULE_SKIPS_BEFORE_PAUSE;
-  await record(
-    entry.id,
-    outcome.kind === 'started'
-      ? { runId: outcome.runId, outcome: 'started', reason: null }
-      : { runId: null, outcome: 'skipped', reason: outcome.reason },
-    { skipsInARow: skips, pause },
-  );
-  // The run was noted as the saved answers' last one with the outcome, as every start of them notes it.
-  if (outcome.kind === 'started') return outcome.deliver ? { deliver: outcome.deliver } : {};
-  const skip: ScheduleSkip = {
-    scheduleId: schedule.id,
-    userId: schedule.userId,
-    savedInputId: schedule.savedInputId,
-    dueAt: decision.latest,
-    reason: outcome.reason,
-    paused: pause,
+  return {
+    outcome: { ...advance(skips, pause), runId: null, outcome: 'skipped', reason: outcome.reason },
+    skip: {
+      scheduleId: schedule.id,
+      userId: schedule.userId,
+      savedInputId: schedule.savedInputId,
+      dueAt: decision.latest,
+      reason: outcome.reason,
+      paused: pause,
+    },
   };
-  await tellOwnerOfSkip(tx, skip, now);
-  return {};
 }
 
 /**
  * Removes the history rows of a claimed batch's schedules older than each one's newest SCHEDULE_HISTORY_KEPT:
- * one statement for the batch (each bound read on schedule_runs_due_idx; with fewer rows it is null and
- * nothing is removed), after the batch's own rows are written, so the current due times are never removed.
+ * one statement for the batch (each schedule's cutoff read once on schedule_runs_due_idx; with fewer rows it is
+ * null and nothing is removed), after the batch's own rows are written, so the current due times stay.
  */
 async function pruneHistory(tx: Tx, scheduleIds: string[]): Promise<void> {
   if (scheduleIds.length === 0) return;
   await tx.execute(sql`
     delete from ${scheduleRuns} r
-    where r.schedule_id in (${sql.join(
-      scheduleIds.map((id) => sql`${id}::uuid`),
-      sql`, `,
-    )})
-      and r.due_at < (select k.due_at from ${scheduleRuns} k where k.schedule_id = r.schedule_id
-                      order by k.due_at desc offset ${SCHEDULE_HISTORY_KEPT - 1} limit 1)`);
+    using (select s.id, (select k.due_at from ${scheduleRuns} k where k.schedule_id = s.id
+                         order by k.due_at desc offset ${SCHEDULE_HISTORY_KEPT - 1} limit 1) as cutoff
+           from unnest(${column(scheduleIds, 'uuid')}) as s(id)) c
+    where r.schedule_id = c.id and r.due_at < c.cutoff`);
 }
 
 /**
@@ -312,7 +328,7 @@ async function claimDue(deps: AppDeps, start: DueRunStarter, now: Date): Promise
   let failure: unknown;
   for (;;) {
     // A claim that fails still lets the deliveries under way finish before the job answers.
-    const batch = await claimBatch(deps, start, now).catch(async (err: unknown) => {
+    const batch = await claimAndHandle(deps, start, now).catch(async (err: unknown) => {
       await sending;
       throw err;
     });
@@ -329,7 +345,7 @@ async function claimDue(deps: AppDeps, start: DueRunStarter, now: Date): Promise
 
 /**
  * A batch's deliveries, DELIVERIES_AT_ONCE at a time: all 50 at once held the pool's connections (their
- * delivery log and acknowledgement) while the claimers waited for theirs (decision 173). One that fails does
+ * delivery log and acknowledgement) while the claimers waited for theirs (decisions 173 and 179). One that fails does
  * not stop the others (each was committed, and is sent now rather than after its lease); the first failure
  * is answered.
  */
@@ -347,39 +363,119 @@ async function deliverEach(results: Handled[]): Promise<unknown> {
   return failure;
 }
 
-/** One claim transaction: up to BATCH due schedules, each handled in its own savepoint. */
-async function claimBatch(
+/**
+ * One claimed batch, handled in its claim transaction. A fault in one due time (not a refusal: those are skips)
+ * undoes the whole transaction, so nothing of the batch was written; each of its due times is then tried again
+ * in a transaction of its own, and the fault holds up only its own schedule, which stays due. (A savepoint per
+ * due time would keep the others without a second try, at two more round trips each, a fifth of a start's.)
+ */
+async function claimAndHandle(
   deps: AppDeps,
   start: DueRunStarter,
   now: Date,
 ): Promise<{ size: number; results: Handled[]; failure: unknown }> {
-  return deps.db.transaction(async (tx) => {
-    const due = await tx
-      .select()
-      .from(schedules)
-      .where(and(eq(schedules.active, true), lte(schedules.nextRunAt, now)))
-      .orderBy(asc(schedules.nextRunAt))
-      .limit(BATCH)
-      .for('update', { skipLocked: true });
+  const claimed: string[] = [];
+  try {
+    const results = await claimBatch(deps, start, now, null, claimed);
+    return { size: claimed.length, results, failure: undefined };
+  } catch (err) {
+    if (claimed.length === 0) throw err;
     const results: Handled[] = [];
     let failure: unknown;
-    const batch = dueBatch();
-    for (const schedule of due) {
-      // One schedule that fails (its savepoint undone, it stays due) does not hold up the others.
+    for (const id of claimed) {
       try {
-        results.push(
-          await tx.transaction((savepoint) => handleDue(deps, start, savepoint, schedule, now, batch)),
-        );
-      } catch (err) {
-        failure ??= err;
+        results.push(...(await claimBatch(deps, start, now, id, [])));
+      } catch (alone) {
+        failure ??= alone;
       }
     }
-    await pruneHistory(
-      tx,
-      due.map((s) => s.id),
-    );
-    return { size: due.length, results, failure };
-  });
+    return { size: claimed.length, results, failure: failure ?? err };
+  }
+}
+
+/**
+ * One claim transaction: up to BATCH due schedules (or the one named by `only`), noted in `claimed` as they are
+ * taken. Per batch, not per due time: the history's claims, the saved answers' read (the starter's, through
+ * `batch`), the outcomes with the schedules' advance, and the history's pruning are one statement each, so a due
+ * time costs its start statement and little more.
+ */
+async function claimBatch(
+  deps: AppDeps,
+  start: DueRunStarter,
+  now: Date,
+  only: string | null,
+  claimed: string[],
+): Promise<Handled[]> {
+  const discards: Array<() => Promise<void>> = [];
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const due = await tx
+        .select()
+        .from(schedules)
+        .where(
+          and(
+            eq(schedules.active, true),
+            lte(schedules.nextRunAt, now),
+            only ? eq(schedules.id, only) : undefined,
+          ),
+        )
+        .orderBy(asc(schedules.nextRunAt))
+        .limit(BATCH)
+        .for('update', { skipLocked: true });
+      claimed.push(...due.map((s) => s.id));
+      // The schedules due in one minute mostly share their timing ("every day at 09:00"): decided once each.
+      const decisions = new Map<string, DueDecision>();
+      const decide = (s: ScheduleRow) => {
+        const key = `${s.cron}\n${s.timezone}\n${s.endsAt?.getTime()}\n${s.nextRunAt!.getTime()}`;
+        let decision = decisions.get(key);
+        if (!decision) {
+          decision = decideDue({ cron: s.cron, timezone: s.timezone, endsAt: s.endsAt }, s.nextRunAt!, now);
+          decisions.set(key, decision);
+        }
+        return decision;
+      };
+      const decided = due.map((schedule) => ({ schedule, decision: decide(schedule) }));
+      const entries = await claimHistory(
+        tx,
+        decided.map(({ schedule, decision }) => ({
+          scheduleId: schedule.id,
+          dueAt: decision.latest,
+          missed: decision.missed,
+        })),
+        now,
+      );
+      const batch = dueBatch(due.map((s) => s.savedInputId));
+      const results: Handled[] = [];
+      const outcomes: DueOutcome[] = [];
+      const skips: ScheduleSkip[] = [];
+      for (const { schedule, decision } of decided) {
+        const handled = await handleDue(
+          deps,
+          start,
+          tx,
+          schedule,
+          decision,
+          entries.get(schedule.id) ?? null,
+          batch,
+          discards,
+        );
+        outcomes.push(handled.outcome);
+        if (handled.deliver) results.push({ deliver: handled.deliver });
+        if (handled.skip) skips.push(handled.skip);
+      }
+      await recordOutcomes(tx, outcomes, now);
+      for (const skip of skips) await tellOwnerOfSkip(tx, skip, now);
+      await pruneHistory(
+        tx,
+        due.map((s) => s.id),
+      );
+      return results;
+    });
+  } catch (err) {
+    // The runs started in the undone transaction never existed: the copies of their kept files go too.
+    await Promise.all(discards.map((discard) => discard().catch(() => undefined)));
+    throw err;
+  }
 }
 
 /** Due schedules are looked for every 5 seconds, so a run starts within seconds of its minute. */

@@ -409,6 +409,28 @@ describe('the schedules job', () => {
     expect(await historyOf(p.schedule.id)).toHaveLength(SCHEDULE_HISTORY_KEPT);
   });
 
+  it('lets a fault in one due time hold up only its own schedule, which stays due and runs once it mends', async () => {
+    const broken = await scheduled('0 11 * * *', 'UTC');
+    const sound = await scheduled('0 11 * * *', 'UTC');
+    clockTo(broken.schedule.nextRunAt!);
+    const fault = new Error('the store is unreachable');
+    const failing: typeof startScheduledRun = (deps, tx, id, batch) =>
+      id === broken.savedInputId ? Promise.reject(fault) : startScheduledRun(deps, tx, id, batch);
+    await expect(runDue(world.t.deps, failing)).rejects.toBe(fault);
+    expect(await runsOf(sound.savedInputId)).toHaveLength(1);
+    expect(await historyOf(sound.schedule.id)).toMatchObject([{ outcome: 'started' }]);
+    expect((await stored(sound.schedule.id)).nextRunAt!.toISOString()).toBe(sound.schedule.nextRuns[1]);
+    // Nothing of the broken one was written: no run, no charge, no history, and it is still due.
+    expect(await runsOf(broken.savedInputId)).toHaveLength(0);
+    expect(await balanceOf(world, broken.id)).toBe((await balanceOf(world, sound.id)) + 1);
+    expect(await historyOf(broken.schedule.id)).toHaveLength(0);
+    expect((await stored(broken.schedule.id)).nextRunAt!.toISOString()).toBe(broken.schedule.nextRunAt);
+    await runDueSchedules(world.t.deps);
+    expect(await runsOf(broken.savedInputId)).toHaveLength(1);
+    expect(await runsOf(sound.savedInputId)).toHaveLength(1);
+    expect(await historyOf(broken.schedule.id)).toMatchObject([{ outcome: 'started' }]);
+  });
+
   it('skips answers that no longer fit the questions, and a workflow turned into a chat, with their reasons', async () => {
     const p = await scheduled('0 10 * * *', 'UTC');
     const [workflow] = await world.t.database.db
