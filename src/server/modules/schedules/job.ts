@@ -56,7 +56,7 @@ type DueRunOutcome =
  * of all its due times) for the whole batch, in its transaction, the first due time reading it and the others
  * sharing the answer.
  */
-export interface DueBatch {
+interface DueBatch {
   /** The saved answers the batch's due times run. */
   savedInputIds: readonly string[];
   once<T>(key: string, read: () => Promise<T>): Promise<T>;
