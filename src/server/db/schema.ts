@@ -465,6 +465,18 @@ export const insightRunDays = pgTable(
   ],
 );
 
+/**
+ * The runs' tally summed over workflows and customers (migration 0037, decision 180): a day's runs and its
+ * distinct customers, so the chart of a month reads one row a day instead of grouping every (day, customer).
+ * Written with insight_run_days, from the same rows; a workflow's or customer's deletion leaves it as it was,
+ * as the ledger's day totals are.
+ */
+export const insightRunDayTotals = pgTable('insight_run_day_totals', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  runs: integer('runs').notNull(),
+  customers: integer('customers').notNull(),
+});
+
 /** A ledger tally's figures for one (day, ...) group: its type and plan, how many rows, their credits and dollars. */
 const ledgerTallyFigures = () => ({
   transactionType: text('transaction_type', { enum: TRANSACTION_TYPES }).notNull(),

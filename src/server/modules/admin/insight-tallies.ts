@@ -7,6 +7,7 @@ import {
   insightLedgerDayTotals,
   insightLedgerDays,
   insightRunDays,
+  insightRunDayTotals,
   insightTallyMark,
   workflowExecutions,
 } from '#server/db/schema.js';
@@ -30,9 +31,9 @@ export async function tallyMark(db: DbOrTx): Promise<string | null> {
 }
 
 /**
- * Adds the days [from, to) to the tallies: counted runs per (day, workflow, customer), ledger usage, refund
- * and purchase rows per (day, workflow, type, plan), and those summed over workflows per (day, type, plan). The
- * same statements as the backfills of migrations 0035 and 0036.
+ * Adds the days [from, to) to the tallies: counted runs per (day, workflow, customer) and per day with its
+ * distinct customers, ledger usage, refund and purchase rows per (day, workflow, type, plan), and those summed
+ * over workflows per (day, type, plan). The same statements as the backfills of migrations 0035-0037.
  */
 async function tallyDays(db: DbOrTx, from: string | null, to: string): Promise<void> {
   const since = (column: AnyPgColumn) =>
@@ -46,6 +47,12 @@ async function tallyDays(db: DbOrTx, from: string | null, to: string): Promise<v
        and ${workflowExecutions.createdAt} < (${to}::date::timestamp at time zone 'UTC')
        and ${workflowExecutions.origin} <> ${TEST_RUN_ORIGIN}
      group by 1, 2, 3`);
+  await db.execute(sql`
+    insert into ${insightRunDayTotals} (day, runs, customers)
+    select day, sum(runs)::int, count(distinct user_id)::int
+      from ${insightRunDays}
+     where ${from === null ? sql`true` : sql`day >= ${from}::date`} and day < ${to}::date
+     group by 1`);
   await db.execute(sql`
     insert into ${insightLedgerDays} (day, workflow_id, transaction_type, plan_name, rows, amount, usd_amount)
     select (${creditTransactions.createdAt} at time zone 'UTC')::date, ${creditTransactions.workflowId},
@@ -89,6 +96,7 @@ export async function retallyAll(db: Db, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
     await lockMark(tx);
     await tx.delete(insightRunDays);
+    await tx.delete(insightRunDayTotals);
     await tx.delete(insightLedgerDays);
     await tx.delete(insightLedgerDayTotals);
     await tallyDays(tx, null, open);

@@ -6,6 +6,7 @@ import {
   adminAuditLogs,
   creditTransactions,
   insightLedgerDayTotals,
+  insightRunDayTotals,
   insightLedgerDays,
   insightRunDays,
   insightTallyMark,
@@ -313,12 +314,21 @@ describe('daily tallies', () => {
 
   it('give the same figures as the raw rows, whether the mark is before, inside or after the range', async () => {
     const queries = periods();
-    // The tallies end the night of 2026-03-03: a month reads two days from them and the rest from the rows.
-    for (const now of ['2026-03-03T02:00:00Z', '2026-02-01T02:00:00Z', '2026-11-28T12:00:00Z']) {
-      await retallyAll(t.database.db, new Date(now));
-      for (const q of queries) expect(await read(q, 'tallies')).toEqual(await read(q, 'raw'));
+    // A customer of two workflows on one day: one customer of that day, whichever part of the tally counts it.
+    await run('secondWorkflow', 1, workflowB, '2026-03-02T12:00:00Z');
+    try {
+      // The tallies end the night of 2026-03-03: a month reads two days from them and the rest from the rows.
+      for (const now of ['2026-03-03T02:00:00Z', '2026-02-01T02:00:00Z', '2026-11-28T12:00:00Z']) {
+        await retallyAll(t.database.db, new Date(now));
+        for (const q of queries) expect(await read(q, 'tallies')).toEqual(await read(q, 'raw'));
+      }
+      const day = (await read(queries[0]!, 'tallies')).series.find((p) => p.start === '2026-03-02');
+      expect(day).toMatchObject({ runs: 4, customers: 2 });
+      expect(await tallyMark(t.database.db)).toBe('2026-11-28');
+    } finally {
+      await t.database.db.delete(workflowExecutions).where(eq(workflowExecutions.id, runIds.secondWorkflow!));
+      await retallyAll(t.database.db, new Date('2026-11-28T12:00:00Z'));
     }
-    expect(await tallyMark(t.database.db)).toBe('2026-11-28');
   });
 
   it('are moved on by the job only over days that are over, an hour after midnight', async () => {
@@ -342,16 +352,19 @@ describe('daily tallies', () => {
     await retallyAll(t.database.db, new Date());
   });
 
-  it('are backfilled by migrations 0035 and 0036 as the job tallies them', async () => {
+  it('are backfilled by migrations 0035 to 0037 as the job tallies them', async () => {
     const backfill = [
       ...migrationStatements('0035_insight_tallies.sql', 'INSERT INTO'),
       ...migrationStatements('0036_insight_day_order.sql', 'INSERT INTO'),
+      ...migrationStatements('0037_insight_run_day_totals.sql', 'INSERT INTO'),
     ];
-    // The mark (the day the migration ran, less an hour), the two tallies, and the ledger's summed over workflows.
-    expect(backfill).toHaveLength(4);
+    // The mark (the day the migration ran, less an hour), the two tallies, the ledger's summed over workflows
+    // and the runs' summed per day.
+    expect(backfill).toHaveLength(5);
     const tallied = await Promise.all(periods().map((q) => read(q, 'tallies')));
     await t.database.db.transaction(async (tx) => {
       await tx.delete(insightRunDays);
+      await tx.delete(insightRunDayTotals);
       await tx.delete(insightLedgerDays);
       await tx.delete(insightLedgerDayTotals);
       await tx.delete(insightTallyMark);
@@ -361,6 +374,7 @@ describe('daily tallies', () => {
     expect(await Promise.all(periods().map((q) => read(q, 'tallies')))).toEqual(tallied);
     expect(await t.database.db.$count(insightLedgerDays)).toBeGreaterThan(0);
     expect(await t.database.db.$count(insightLedgerDayTotals)).toBeGreaterThan(0);
+    expect(await t.database.db.$count(insightRunDayTotals)).toBeGreaterThan(0);
   });
 });
 

@@ -17,6 +17,7 @@ import {
   insightLedgerDayTotals,
   insightLedgerDays,
   insightRunDays,
+  insightRunDayTotals,
   userWorkflows,
   workflowExecutions,
 } from '#server/db/schema.js';
@@ -190,6 +191,7 @@ export async function getInsights(
   const r = insightRunDays;
   const c = creditTransactions;
   const l = insightLedgerDays;
+  const dayTotals = insightRunDayTotals;
   // The chart and the purchases by plan need no workflow: over all of them they read the ledger's tally summed
   // over workflows (a few rows a day); for one workflow, its own rows of the tally.
   const totalsTally = workflowId ? insightLedgerDays : insightLedgerDayTotals;
@@ -223,11 +225,18 @@ export async function getInsights(
       db,
       bucket === 'day'
         ? // The tally's days and the raw rows' days never meet (the raw rows begin where the tally ends), so each
-          // part counts its own days' customers: the tally's stream out of its (day, customer) index.
-          sql`select ${bucketText(sql`day`, bucket)} as key, sum(runs) as runs, count(*) as customers
-                from (select ${r.day} as day, ${r.userId}, sum(${r.runs}) as runs from ${r} where ${talliedRuns}
-                       group by ${r.day}, ${r.userId}) tallied
-               group by day
+          // part counts its own days' customers: over all workflows the tallied days' totals (a row a day), for
+          // one workflow its rows of the tally, streamed out of the (day, customer) index.
+          sql`${
+            workflowId
+              ? sql`select ${bucketText(sql`day`, bucket)} as key, sum(runs) as runs, count(*) as customers
+                      from (select ${r.day} as day, ${r.userId}, sum(${r.runs}) as runs from ${r}
+                             where ${talliedRuns} group by ${r.day}, ${r.userId}) tallied
+                     group by day`
+              : sql`select ${bucketText(sql`${dayTotals.day}::timestamp`, bucket)} as key, ${dayTotals.runs} as runs,
+                           ${dayTotals.customers} as customers
+                      from ${dayTotals} where ${inTallies(dayTotals.day)}`
+          }
               union all
               select ${bucketText(sql`key`, bucket)}, sum(runs), count(*)
                 from (select ${bucketStart(sql`${e.createdAt}`, bucket)} as key, ${e.userId}, count(*) as runs
