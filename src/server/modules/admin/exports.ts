@@ -20,6 +20,13 @@ import { ledgerListFilter, runListFilter } from './lists.js';
  */
 export const EXPORT_BATCH_ROWS = 2000;
 
+/**
+ * The answer is written in pieces of about this many characters, not a page at a time: a page's text (half a
+ * megabyte) is a large object to V8, kept until a full collection, so a year's export grew the server by about
+ * 100 MB; pieces this size die young (bench/FINDINGS.md).
+ */
+const CHUNK_CHARS = 32 * 1024;
+
 /** A text cell quoted for CSV, and defused for spreadsheets: a leading = + - @ or tab would be a formula. */
 function textCell(value: string | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
@@ -57,7 +64,19 @@ function csvStream<R extends { cursorAt: string; id: string }>(
     for (;;) {
       const rows = await page(cursor);
       if (rows.length === 0) return;
-      yield rows.map((r) => line(toCells(r))).join('');
+      let chunk: string[] = [];
+      let chars = 0;
+      for (const row of rows) {
+        const text = line(toCells(row));
+        chunk.push(text);
+        chars += text.length;
+        if (chars >= CHUNK_CHARS) {
+          yield chunk.join('');
+          chunk = [];
+          chars = 0;
+        }
+      }
+      if (chunk.length > 0) yield chunk.join('');
       const last = rows[rows.length - 1]!;
       cursor = { at: last.cursorAt, id: last.id };
       if (rows.length < EXPORT_BATCH_ROWS) return;
