@@ -72,19 +72,8 @@ export async function recordDelivery(db: Db, entry: DeliveryLogInput): Promise<v
   });
 }
 
-/** An entry as the statement takes it: one array of each column. */
-interface EntryRow {
-  executionId: string;
-  kind: string;
-  at: string;
-  attempt: number | null;
-  httpStatus: number | null;
-  outcome: string;
-  error: string | null;
-  latencyMs: number | null;
-  responseBytes: number | null;
-  excerpt: string | null;
-}
+/** An entry as the statement takes it (one array of each column): the log's entry as the API shows it, and its run. */
+type EntryRow = Omit<TDeliveryLogEntry, 'id'> & { executionId: string };
 
 const appendGrouped = groupedWrites<EntryRow>(async (db, rows) => {
   const max = await getSetting(db, 'delivery_log_entries_per_run');
