@@ -129,6 +129,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.decorate('draining', false);
   // While draining, every answer closes its connection: an idle keep-alive socket would otherwise hold
   // close() open until its keep-alive timeout (72 s), past the grace period of most process managers.
+  // close() drains too, however it is called: it closes the connections idle when it starts, but one whose
+  // request was under way then goes idle afterwards and would stay open as long.
+  app.addHook('preClose', async () => {
+    app.draining = true;
+  });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (app.draining) void reply.header('connection', 'close');
     done(null, payload);

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { Metrics } from '../lib/metrics.js';
@@ -63,4 +64,42 @@ describe('health checks', () => {
       await app.close();
     }
   }, 120_000);
+
+  it('close() lets a request under way finish, and its answer closes the connection instead of keeping it alive', async () => {
+    // A keep-alive socket that went idle after close() began would hold close() open for the keep-alive
+    // timeout (72 s): the server closes only the sockets idle when it starts closing.
+    const database = await createTestDatabase();
+    const app = await buildApp(
+      { config: t.config, database, db: database.db, now: () => new Date(), metrics: new Metrics() },
+      { logger: false },
+    );
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Hooks run in the order they were added: this one, after the app's own, lets the request finish once the
+    // server has begun to close.
+    app.addHook('preClose', async () => release());
+    app.get('/under-way', async () => {
+      entered();
+      await released;
+      return { ok: true };
+    });
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as AddressInfo;
+      const answer = fetch(`http://127.0.0.1:${port}/under-way`);
+      await inside;
+      const closed = app.close();
+      const res = await answer;
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ ok: true });
+      expect(res.headers.get('connection')).toBe('close');
+      await closed;
+      expect(app.server.listening).toBe(false);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
 });
