@@ -175,3 +175,64 @@ for (const lng of ['es', 'en'] as const satisfies Lng[]) {
     expect((await mcpPing(page, token)).status()).toBe(401);
   });
 }
+
+for (const lng of ['es', 'en'] as const satisfies Lng[]) {
+  test(`n8n asks to manage Flujo: only an administrator can approve it (${lng})`, async ({
+    page,
+    browser,
+  }) => {
+    await page.goto(`/?lng=${lng}`);
+    const origin = new URL(page.url()).origin;
+    const signup = await page.request.post('/api/auth/signup', {
+      data: { email: newEmail('oauth-admin'), password: 'e2e-password-123', fullName: 'E2E', language: lng },
+      headers: { origin },
+    });
+    expect(signup.status()).toBe(201);
+    const app = await appCallback();
+    // As n8n's Flujo credential asks: the discovery document's scopes, and the management API as the resource.
+    const clientId = await registerApp(page, 'n8n', app.uri);
+    const consentFor = async (target: Page) => {
+      const authorize = new URL('/oauth/authorize', origin);
+      authorize.search = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: app.uri,
+        response_type: 'code',
+        scope: 'openid offline_access',
+        code_challenge: createHash('sha256')
+          .update(randomBytes(32).toString('base64url'))
+          .digest('base64url'),
+        code_challenge_method: 'S256',
+        state: 'journey',
+        resource: `${origin}/api/v1/admin`,
+      }).toString();
+      await target.goto(authorize.href);
+      await expect(target).toHaveURL(/\/connect\/[\w-]+$/);
+      await expect(target.getByText(tr(lng, 'connect', 'abilities.admin'))).toBeVisible();
+    };
+
+    // Someone who is not an administrator is told so, and cannot approve.
+    await consentFor(page);
+    await expect(page.getByRole('alert')).toHaveText(tr(lng, 'connect', 'adminOnly'));
+    await expect(page.getByRole('button', { name: tr(lng, 'connect', 'approve') })).toBeDisabled();
+    await expectAccessible(page);
+    await screenshot(page, `oauth-consent-admin-refused-${lng}-1280`);
+
+    // An administrator approves: the app gets its code.
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await admin.goto(`/?lng=${lng}`);
+    const signedIn = await admin.request.post('/api/auth/signin', {
+      data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
+      headers: { origin },
+    });
+    expect(signedIn.ok()).toBe(true);
+    await consentFor(admin);
+    await expect(admin.getByRole('alert')).toHaveCount(0);
+    await expectAccessible(admin);
+    await screenshot(admin, `oauth-consent-admin-${lng}-1280`);
+    await admin.getByRole('button', { name: tr(lng, 'connect', 'approve') }).click();
+    await expect.poll(() => app.landed()?.searchParams.get('code') ?? null).not.toBeNull();
+    await adminContext.close();
+    await app.close();
+  });
+}

@@ -41,6 +41,12 @@ export interface FullResponse {
 export interface RequestHelpers {
   // n8n answers whatever the response parsed into.
   httpRequest(options: HttpRequestOptions): Promise<unknown>;
+  /** The same, signed in as the named credential type says (for OAuth2: its token, refreshed on a 401). */
+  httpRequestWithAuthentication(
+    this: CredentialContext,
+    credentialsType: string,
+    options: HttpRequestOptions,
+  ): Promise<unknown>;
 }
 
 export interface BinaryHelpers {
@@ -51,6 +57,8 @@ export interface BinaryHelpers {
 
 export interface CredentialContext {
   getCredentials(type: string): Promise<JsonObject>;
+  // An action's is (name, itemIndex, fallback); a trigger's hooks' and webhook's (name, fallback).
+  getNodeParameter(name: string, ...rest: unknown[]): unknown;
   helpers: RequestHelpers;
 }
 

@@ -42,6 +42,20 @@ export async function httpRequest(options: HttpRequestOptions): Promise<unknown>
     : body;
 }
 
+/**
+ * n8n's request helper for an OAuth2 credential type: the credential's access token as a Bearer header (n8n
+ * also refreshes it on a 401; Flujo's side of that is tested against the real server and a real n8n).
+ */
+async function httpRequestWithAuthentication(
+  this: { getCredentials(type: string): Promise<JsonObject> },
+  credentialsType: string,
+  options: HttpRequestOptions,
+): Promise<unknown> {
+  const { oauthTokenData } = await this.getCredentials(credentialsType);
+  const token = (oauthTokenData as { access_token?: string } | undefined)?.access_token ?? '';
+  return httpRequest({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
+}
+
 async function prepareBinaryData(data: Buffer, fileName?: string, mimeType?: string): Promise<BinaryData> {
   return {
     data: data.toString('base64'),
@@ -63,6 +77,7 @@ export function executeContext(
     continueOnFail: () => options.continueOnFail ?? false,
     helpers: {
       httpRequest,
+      httpRequestWithAuthentication,
       prepareBinaryData,
       assertBinaryData: (item, property) => {
         const data = items[item]?.binary?.[property];
@@ -85,6 +100,7 @@ export function webhookContext(
   request: { body: unknown; rawBody: Buffer; headers: Record<string, string> },
   staticData: JsonObject,
   credentials: JsonObject = {},
+  params: Record<string, unknown> = {},
 ): WebhookCall {
   let refusal: { status: number; body: unknown } | undefined;
   return {
@@ -99,9 +115,9 @@ export function webhookContext(
         }),
       }),
       getWorkflowStaticData: () => staticData,
-      getNodeParameter: (_name, fallback) => fallback,
+      getNodeParameter: (name, fallback) => (name in params ? params[name] : fallback),
       getCredentials: async () => credentials,
-      helpers: { httpRequest, prepareBinaryData },
+      helpers: { httpRequest, httpRequestWithAuthentication, prepareBinaryData },
     },
   };
 }

@@ -150,7 +150,7 @@ describe("the Flujo node's test run and run reading, through the admin API", () 
   let admin: Awaited<ReturnType<typeof recordingServer>>;
   beforeAll(async () => {
     admin = await recordingServer((req) => {
-      if (req.headers.authorization !== 'Bearer flj_admin')
+      if (!['Bearer flj_admin', 'Bearer oauth-admin'].includes(req.headers.authorization ?? ''))
         return { status: 401, body: { error: 'No valid API key', code: 'UNAUTHENTICATED' } };
       if (req.method === 'POST' && req.url === '/api/v1/admin/workflows/wf1/test-runs')
         return { status: 201, body: { id: 'r9', origin: 'test', status: 'completed', log: [] } };
@@ -160,7 +160,41 @@ describe("the Flujo node's test run and run reading, through the admin API", () 
     });
   });
   afterAll(() => admin.close());
-  const credentials = () => ({ baseUrl: `${admin.url}/`, apiKey: 'flj_admin' });
+  // The two ways to sign in: n8n's OAuth2 connection (the default; n8n adds its token) and an admin key.
+  const WAYS = {
+    oAuth2: (token = 'oauth-admin') => ({
+      serverUrl: `${admin.url}/`,
+      oauthTokenData: { access_token: token },
+    }),
+    apiKey: (key = 'flj_admin') => ({ baseUrl: `${admin.url}/`, apiKey: key }),
+  };
+  const credentials = () => WAYS.apiKey();
+
+  it.each(['oAuth2', 'apiKey'] as const)(
+    "signs in with %s, as the node's Authentication says, and a refusal stops the node",
+    async (authentication) => {
+      const [read] = await new Flujo().execute.call(
+        executeContext(
+          [{ json: {} }],
+          { operation: 'getRun', runId: 'r9', ...(authentication === 'apiKey' ? { authentication } : {}) },
+          { credentials: WAYS[authentication]() },
+        ),
+      );
+      expect(read?.[0]?.json).toEqual({ id: 'r9', log: [{ kind: 'call', outcome: 'accepted' }] });
+      expect(admin.requests.at(-1)?.headers.authorization).toBe(
+        authentication === 'apiKey' ? 'Bearer flj_admin' : 'Bearer oauth-admin',
+      );
+      await expect(
+        new Flujo().execute.call(
+          executeContext(
+            [{ json: {} }],
+            { operation: 'getRun', runId: 'r9', authentication },
+            { credentials: WAYS[authentication]('revoked') },
+          ),
+        ),
+      ).rejects.toThrow('401');
+    },
+  );
 
   it('tests a workflow with its answers keyed by question id, then reads the run with its delivery log', async () => {
     const [tested] = await new Flujo().execute.call(
@@ -168,6 +202,7 @@ describe("the Flujo node's test run and run reading, through the admin API", () 
         [{ json: {} }],
         {
           operation: 'testWorkflow',
+          authentication: 'apiKey',
           workflowId: 'wf1',
           answers: '{"q1": "Ana", "q2": 7}',
           language: 'en',
@@ -192,14 +227,18 @@ describe("the Flujo node's test run and run reading, through the admin API", () 
     await new Flujo().execute.call(
       executeContext(
         [{ json: {} }],
-        { operation: 'testWorkflow', workflowId: 'wf1', answers: {} },
+        { operation: 'testWorkflow', authentication: 'apiKey', workflowId: 'wf1', answers: {} },
         { credentials: credentials() },
       ),
     );
     expect(JSON.parse(admin.requests.at(-1)!.body)).toEqual({ language: 'es', wait: 30 });
 
     const [read] = await new Flujo().execute.call(
-      executeContext([{ json: {} }], { operation: 'getRun', runId: 'r9' }, { credentials: credentials() }),
+      executeContext(
+        [{ json: {} }],
+        { operation: 'getRun', authentication: 'apiKey', runId: 'r9' },
+        { credentials: credentials() },
+      ),
     );
     expect(admin.requests.at(-1)).toMatchObject({ method: 'GET', url: '/api/v1/admin/runs/r9' });
     expect(read?.[0]?.json).toEqual({ id: 'r9', log: [{ kind: 'call', outcome: 'accepted' }] });
@@ -232,8 +271,8 @@ describe("the Flujo node's test run and run reading, through the admin API", () 
     const [out] = await new Flujo().execute.call(
       executeContext(
         [{ json: {} }],
-        { operation: 'getRun', runId: 'r9' },
-        { credentials: { ...credentials(), apiKey: 'flj_wrong' }, continueOnFail: true },
+        { operation: 'getRun', authentication: 'apiKey', runId: 'r9' },
+        { credentials: WAYS.apiKey('flj_wrong'), continueOnFail: true },
       ),
     );
     expect(out?.[0]?.json).toMatchObject({ error: expect.stringContaining('401') });
@@ -345,6 +384,7 @@ describe("the Flujo Trigger's call handling", () => {
         { body, rawBody: Buffer.from(raw), headers: webhookHeaders([rotated], 'msg_r1', now(), raw) },
         data,
         { baseUrl: `${api.url}/`, apiKey: 'flj_admin' },
+        { authentication: 'apiKey' },
       );
       const answer = await new FlujoTrigger().webhook.call(context);
       expect(refusal()).toBeUndefined();

@@ -35,6 +35,22 @@ const asCustomExtension = (json: string) => json.replaceAll('"n8n-nodes-flujo.',
 const EXAMPLES = ['n8n-flujo-nodes-survey.json', 'n8n-flujo-nodes-chat.json'];
 const CREDENTIAL_ID = 'flujoCredential1';
 const credential = { flujoApi: { id: CREDENTIAL_ID, name: 'Flujo API' } };
+interface N8nNode {
+  parameters: Record<string, unknown>;
+  credentials?: Record<string, unknown>;
+}
+/**
+ * The workflows imported before n8n starts sign in with the admin key (an OAuth2 connection needs a running n8n
+ * and a browser's consent; the last test makes one): every Flujo node that has a credential gets that one.
+ */
+function signedInWithKey<T extends { nodes: N8nNode[] }>(workflow: T): T {
+  for (const node of workflow.nodes) {
+    if (!node.credentials) continue;
+    node.parameters = { ...node.parameters, authentication: 'apiKey' };
+    node.credentials = credential;
+  }
+  return workflow;
+}
 /** The path of the test-runner workflow's webhook in n8n. */
 const TEST_RUNNER_PATH = 'flujo-test-runner';
 /**
@@ -178,6 +194,28 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
       w.webhookUrl.startsWith(`${n8nUrl}/webhook/`),
     );
 
+  let n8nCookie: Promise<string> | undefined;
+  /** A call to n8n's own REST API as the editor makes it, signed in as its owner (set up on first use). */
+  const n8nRest = async (method: string, path: string, body?: unknown): Promise<Response> => {
+    const browser = { 'content-type': 'application/json', 'browser-id': 'flujo-n8n-test' };
+    n8nCookie ??= fetch(`${n8nUrl}/rest/owner/setup`, {
+      method: 'POST',
+      headers: browser,
+      body: JSON.stringify({ ...N8N_OWNER, firstName: 'Flujo', lastName: 'Builder' }),
+    }).then((setup) => {
+      expect(setup.status).toBe(200);
+      return setup.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+    });
+    return fetch(`${n8nUrl}${path}`, {
+      method,
+      headers: { ...browser, cookie: await n8nCookie },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  };
+
   beforeAll(async () => {
     let started = Date.now();
     const n8nBin = ensureN8n();
@@ -220,13 +258,17 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
       );
       writeFileSync(
         join(workflows, file),
-        JSON.stringify({ ...example, id: `flujoExample${i + 1}`, active: false }),
+        JSON.stringify({ ...signedInWithKey(example), id: `flujoExample${i + 1}`, active: false }),
       );
     });
     TEST_WORKFLOWS.forEach((workflow, i) =>
       writeFileSync(
         join(workflows, `test-${i + 1}.json`),
-        JSON.stringify({ ...workflow, id: `flujoTest${i + 1}`, active: false }),
+        JSON.stringify({
+          ...signedInWithKey(structuredClone(workflow)),
+          id: `flujoTest${i + 1}`,
+          active: false,
+        }),
       ),
     );
     writeFileSync(
@@ -391,21 +433,7 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
     timings.chatRun = Date.now() - started;
 
     // Deactivating the chat workflow in n8n (its API, as the editor's switch calls it) switches it off in Flujo.
-    const browser = { 'content-type': 'application/json', 'browser-id': 'flujo-n8n-test' };
-    const setup = await fetch(`${n8nUrl}/rest/owner/setup`, {
-      method: 'POST',
-      headers: browser,
-      body: JSON.stringify({ ...N8N_OWNER, firstName: 'Flujo', lastName: 'Builder' }),
-    });
-    expect(setup.status).toBe(200);
-    const n8nCookie = setup.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-    const deactivated = await fetch(`${n8nUrl}/rest/workflows/flujoExample2/deactivate`, {
-      method: 'POST',
-      headers: { ...browser, cookie: n8nCookie },
-    });
+    const deactivated = await n8nRest('POST', '/rest/workflows/flujoExample2/deactivate');
     expect(deactivated.status).toBe(200);
     await vi.waitFor(
       async () => expect(await admin('GET', `/workflows/${chat!.id}`)).toMatchObject({ isActive: false }),
@@ -453,5 +481,76 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
     expect(run.inputData).toEqual([{ question: 'Your name', answer: 'Ana' }]);
     expect(await adminBalance()).toBe(balanceBefore);
     timings.testRunThroughN8n = Date.now() - started;
+  });
+
+  it('connects n8n to Flujo by OAuth2 with nothing copied, and a workflow registers through that connection', async () => {
+    const started = Date.now();
+    // The builder's credential: only Flujo's address. "Connect my account" makes n8n register itself with Flujo
+    // (dynamic client registration) and send the browser to Flujo's consent page.
+    const created = await n8nRest('POST', '/rest/credentials', {
+      name: 'Flujo',
+      type: 'flujoOAuth2Api',
+      data: { serverUrl: flujo.url },
+    });
+    expect(created.status, await created.clone().text()).toBe(200);
+    const credentialId = ((await created.json()) as { data: { id: string } }).data.id;
+    const auth = await n8nRest('GET', `/rest/oauth2-credential/auth?id=${credentialId}`);
+    expect(auth.status, await auth.clone().text()).toBe(200);
+    const authorize = new URL(((await auth.json()) as { data: string }).data);
+    expect(authorize.origin).toBe(flujo.url);
+    expect(authorize.searchParams.get('resource')).toBe(`${flujo.url}/api/v1/admin`);
+
+    // The builder, signed in to Flujo as its administrator, approves on the consent page.
+    const jar: string[] = [];
+    const browse = async (url: string) => {
+      const res = await fetch(url, { redirect: 'manual', headers: { cookie: jar.join('; ') } });
+      for (const line of res.headers.getSetCookie()) jar.push(line.split(';')[0]!);
+      expect(res.status).toBe(303);
+      return new URL(res.headers.get('location')!, flujo.url);
+    };
+    const consentPage = await browse(authorize.href);
+    const uid = consentPage.pathname.split('/').pop()!;
+    const call = fetchApi(flujo.url);
+    const signin = await call('POST', '/api/auth/signin', ADMIN, undefined);
+    const shown = await call('GET', `/api/oauth/requests/${uid}`, undefined, signin.cookie);
+    expect(shown.body).toMatchObject({ client: { name: 'n8n' }, admin: true });
+    const approved = await call('POST', `/api/oauth/requests/${uid}/approve`, {}, signin.cookie);
+    expect(approved.status).toBe(200);
+    const back = await browse(new URL((approved.body as { redirectTo: string }).redirectTo, flujo.url).href);
+    expect(back.href.startsWith(`${n8nUrl}/rest/oauth2-credential/callback?`)).toBe(true);
+    // n8n exchanges the code for tokens and keeps them in the credential.
+    const callback = await n8nRest('GET', `${back.pathname}${back.search}`);
+    const page = await callback.text();
+    expect(callback.status, page).toBe(200);
+    expect(page).not.toMatch(/error/i);
+
+    // A new n8n workflow whose trigger signs in with that credential: activating it creates the Flujo
+    // workflow and registers its address.
+    const trigger = structuredClone(TEST_WORKFLOWS[0]!);
+    trigger.name = 'Flujo: farewell (OAuth2)';
+    Object.assign(trigger.nodes[0]!.parameters, { nameEn: 'Farewell', nameEs: 'Despedida' });
+    // No Authentication setting: the trigger's default is the OAuth2 connection.
+    trigger.nodes[0]!.credentials = { flujoOAuth2Api: { id: credentialId, name: 'Flujo' } } as never;
+    trigger.nodes[0]!.webhookId = '9a1c3e5f-7b2d-4c6e-8f0a-1b3c5d7e9f11';
+    trigger.nodes[0]!.id = '0b6c2d1e-0005-4a00-8000-000000000001';
+    trigger.nodes[1]!.id = '0b6c2d1e-0005-4a00-8000-000000000002';
+    const saved = await n8nRest('POST', '/rest/workflows', { ...trigger, active: false });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    const { id, versionId } = ((await saved.json()) as { data: { id: string; versionId: string } }).data;
+    const activated = await n8nRest('PATCH', `/rest/workflows/${id}`, { active: true, versionId });
+    expect(activated.status, await activated.clone().text()).toBe(200);
+    const farewell = await vi.waitFor(
+      async () => {
+        const found = (await registered()).find((w) => w.name.en === 'Farewell');
+        expect(found).toBeDefined();
+        return found!;
+      },
+      { timeout: 30_000, interval: 1_000 },
+    );
+    expect(farewell).toMatchObject({ isActive: true, isPublic: false });
+    // The connection is the administrator's connected app, named as n8n registered itself.
+    const apps = await call('GET', '/api/account/connected-apps', undefined, signin.cookie);
+    expect(apps.body).toMatchObject({ apps: [{ name: 'n8n' }] });
+    timings.oauthConnectToRegistered = Date.now() - started;
   });
 });

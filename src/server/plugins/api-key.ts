@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.js';
 import { authenticateApiKey, type ApiPrincipal } from '../modules/apikeys/service.js';
 import { protectedResourceMetadataUrl } from '../modules/oauth/routes.js';
-import { authenticateAccessToken, isApiKey, resourceOfPath } from '../modules/oauth/service.js';
+import { audiencesOfPath, authenticateAccessToken, isApiKey, isMcpPath } from '../modules/oauth/service.js';
 import type { AppDeps } from '../types.js';
 
 const BEARER = /^Bearer (\S+)$/;
@@ -19,8 +19,7 @@ export function presentedApiKey(request: FastifyRequest): string | null {
  */
 export function refuseApiKey(reply: FastifyReply, deps: AppDeps): never {
   const { publicUrl } = deps.config;
-  const resource = resourceOfPath(publicUrl, reply.request.url) === `${publicUrl}/mcp` ? 'mcp' : 'api';
-  const metadata = protectedResourceMetadataUrl(publicUrl, resource);
+  const metadata = protectedResourceMetadataUrl(publicUrl, isMcpPath(reply.request.url) ? 'mcp' : 'api');
   void reply.header('www-authenticate', `Bearer realm="flujo", resource_metadata="${metadata}"`);
   throw new AppError('UNAUTHENTICATED', 'apiKeyRequired');
 }
@@ -42,7 +41,8 @@ export async function requireApiKey(
 
 /**
  * The live key or OAuth access token the request presents, or null; looked up once per request (the rate limit
- * asks first, the route after it). A token counts only for the resource it was issued for (/mcp or /api/v1).
+ * asks first, the route after it). A token counts only where the resource it was issued for does (/mcp, or
+ * /api/v1 with or without its management API).
  */
 export function apiKeyOf(request: FastifyRequest, deps: AppDeps): Promise<ApiPrincipal | null> {
   const cache = request as FastifyRequest & { _apiKey?: Promise<ApiPrincipal | null> };
@@ -52,7 +52,7 @@ export function apiKeyOf(request: FastifyRequest, deps: AppDeps): Promise<ApiPri
       ? Promise.resolve(null)
       : isApiKey(presented)
         ? authenticateApiKey(deps, presented)
-        : authenticateAccessToken(deps, presented, resourceOfPath(deps.config.publicUrl, request.url));
+        : authenticateAccessToken(deps, presented, audiencesOfPath(deps.config.publicUrl, request.url));
   }
   return cache._apiKey;
 }

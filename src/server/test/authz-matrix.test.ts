@@ -56,6 +56,8 @@ interface Fixtures {
   /** The admin's key with the admin scope (/api/v1/admin/), and the workflow its rows change. */
   adminApiKey: string;
   adminKeyWorkflowId: string;
+  /** The admin's OAuth access token for the management API (n8n's Flujo OAuth2 credential holds one). */
+  adminOAuthToken: string;
   /** The user's review of the public workflow (the user completed a run of it). */
   reviewId: string;
   /** A second session of the user (another device), signed out by the matrix's sign-out-one row. */
@@ -1367,6 +1369,7 @@ beforeAll(async () => {
     userOAuthToken: await oauthAccessToken(t, user.client, `${t.deps.config.publicUrl}/api/v1`),
     revokedApiKey: revokedKey.key,
     adminApiKey: adminKey.key,
+    adminOAuthToken: await oauthAccessToken(t, admin, `${t.deps.config.publicUrl}/api/v1/admin`),
     adminKeyWorkflowId: adminKeyWorkflow.id,
     reviewId: (review.json() as { review: { id: string } }).review.id,
     spareSessionId: spareSession!.id,
@@ -1444,8 +1447,9 @@ describe('authorization matrix', () => {
 /**
  * The key identities: the user's live API key ("user key"), a revoked one, the user's OAuth access token for
  * /api/v1 ("OAuth token", the user key's status unless the row says otherwise), and on the management API's
- * rows the admin's admin-scope key ("admin key"), sent as `Authorization: Bearer` with no cookie. A key opens
- * the public API only; it opens no cookie route, and only an admin key opens /api/v1/admin/.
+ * rows the admin's admin-scope key ("admin key") and the admin's OAuth token for the management API ("admin
+ * OAuth token", the admin key's status), sent as `Authorization: Bearer` with no cookie. A key opens the public
+ * API only; it opens no cookie route, and only an admin key or an admin's management token opens /api/v1/admin/.
  */
 const KEY_MATRIX: Array<{
   method: Row['method'];
@@ -1705,7 +1709,10 @@ describe('authorization matrix for API keys', () => {
         ['revoked key', fixtures.revokedApiKey, row.revoked],
         ['OAuth token', fixtures.userOAuthToken, row.oauth ?? row.key],
       ];
-      if (row.admin !== undefined) identities.push(['admin key', fixtures.adminApiKey, row.admin]);
+      if (row.admin !== undefined) {
+        identities.push(['admin key', fixtures.adminApiKey, row.admin]);
+        identities.push(['admin OAuth token', fixtures.adminOAuthToken, row.admin]);
+      }
       for (const [who, key, status] of identities) {
         const url = row.url(fixtures);
         const body = row.body?.(fixtures);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { API_KEY_LIMIT_MAX } from './api-keys.js';
 
 /*
- * OAuth 2.1 for /mcp and /api/v1 (decision 161): the consent page reads the pending request and approves or
+ * OAuth 2.1 for /mcp and /api/v1 (decision 161; its management API, decision 181): the consent page reads the pending request and approves or
  * denies it with the session cookie, under /api/oauth/requests/{uid}.
  */
 
@@ -19,9 +19,14 @@ export const ZOAuthRequest = z.object({
   }),
   /** Where the browser returns, so the person can tell a familiar app from a look-alike. */
   redirectUri: z.string(),
-  /** What the tokens may be bound to: PUBLIC_URL/mcp, PUBLIC_URL/api/v1 or both. */
+  /** What the tokens may be bound to: PUBLIC_URL/mcp, PUBLIC_URL/api/v1, PUBLIC_URL/api/v1/admin. */
   resources: z.array(z.string()),
   scopes: z.array(z.string()),
+  /**
+   * The app asks to manage Flujo as an administrator (PUBLIC_URL/api/v1/admin, the management API): only an
+   * administrator can approve it.
+   */
+  admin: z.boolean(),
 });
 export type TOAuthRequest = z.infer<typeof ZOAuthRequest>;
 

@@ -11250,6 +11250,7 @@ export interface operations {
             redirectUri: string;
             resources: string[];
             scopes: string[];
+            admin: boolean;
           };
         };
       };

@@ -1,4 +1,4 @@
-import { CREDENTIAL, flujoApi } from '../../lib/api';
+import { AUTHENTICATION_PROPERTY, credentialsFor, flujoApi } from '../../lib/api';
 import { callbackBody, type ResultInput } from '../../lib/callback';
 import type {
   ExecuteFunctions,
@@ -100,7 +100,7 @@ export class Flujo {
     inputs: ['main'],
     outputs: ['main'],
     // Only the admin API's operations use it: the callback is authorised by the run's own token.
-    credentials: [{ name: CREDENTIAL, required: true, displayOptions: show({ operation: ADMIN }) }],
+    credentials: credentialsFor({ operation: ADMIN }),
     properties: [
       {
         displayName: 'Operation',
@@ -124,6 +124,7 @@ export class Flujo {
           },
         ],
       },
+      { ...AUTHENTICATION_PROPERTY, displayOptions: show({ operation: ADMIN }) },
       {
         displayName: 'Workflow ID',
         name: 'workflowId',

@@ -1,4 +1,4 @@
-import { CREDENTIAL, flujoApi } from '../../lib/api';
+import { AUTHENTICATION_PROPERTY, credentialsFor, flujoApi } from '../../lib/api';
 import { conversationOf, namedAnswers, parseFlujoCall, runOf, type QuestionRef } from '../../lib/fields';
 import type {
   CredentialContext,
@@ -132,9 +132,10 @@ export class FlujoTrigger {
     defaults: { name: 'Flujo Trigger' },
     inputs: [],
     outputs: ['main'],
-    credentials: [{ name: CREDENTIAL, required: true }],
+    credentials: credentialsFor(),
     webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'flujo' }],
     properties: [
+      AUTHENTICATION_PROPERTY,
       {
         displayName: 'Flujo Workflow',
         name: 'source',

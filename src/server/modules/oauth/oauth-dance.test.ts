@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TConnectedApp, TOAuthRequest } from '#shared/contract/oauth.js';
-import { adminAuditLogs, apiKeys, oauthStore } from '#server/db/schema.js';
+import { adminAuditLogs, apiKeys, oauthStore, userProfiles } from '#server/db/schema.js';
 import { TestClient } from '#server/test/client.js';
 import { deleteExpiredAuthState } from '../auth/service.js';
 import {
@@ -732,5 +732,87 @@ describe('Connected apps for admins', () => {
     expect((await w.admin.delete(`/api/admin/users/${person.id}/connected-apps/${app!.id}`)).statusCode).toBe(
       404,
     );
+  }, 60_000);
+});
+
+describe('OAuth 2.1 for the management API (n8n’s Flujo credential)', () => {
+  it('lets only an administrator grant it; its token manages workflows while its owner stays an administrator', async () => {
+    const db = w.t.database.db;
+    const d = await discover();
+    const adminResource = `${w.baseUrl}/api/v1/admin`;
+    // As n8n registers and asks: its own name, the discovery document's scopes, the resource in the query.
+    const client = await register(d.as, {
+      client_name: 'n8n',
+      client_uri: 'https://n8n.io/',
+      scope: 'openid offline_access',
+    });
+    const asN8n = (resource: string) => authorize(d, client, { scope: 'openid offline_access' }, [resource]);
+    const get = (token: string, path: string) =>
+      fetch(`${w.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+    // Someone who is not an administrator sees what is asked, and cannot grant it: nothing is granted.
+    const person = await signUpUser(w.t);
+    const asked = await asN8n(adminResource);
+    const shown = await person.client.get(`/api/oauth/requests/${asked.uid}`);
+    expect(shown.json<TOAuthRequest>()).toMatchObject({
+      client: { name: 'n8n' },
+      resources: [adminResource],
+      admin: true,
+    });
+    const refusal = await person.client.post(
+      `/api/oauth/requests/${asked.uid}/approve`,
+      {},
+      {
+        'accept-language': 'es',
+      },
+    );
+    expect(refusal.statusCode).toBe(403);
+    expect(refusal.json<{ error: string }>().error).toBe(
+      'Solo un administrador puede dejar que una aplicación gestione Flujo',
+    );
+    expect(await db.select().from(apiKeys).where(eq(apiKeys.userId, person.id))).toEqual([]);
+
+    // An administrator grants it: the token opens the management API and the rest of the public API.
+    const owner = await signUpUser(w.t);
+    await db.update(userProfiles).set({ isAdmin: true }).where(eq(userProfiles.id, owner.id));
+    const a = await asN8n(adminResource);
+    expect((await owner.client.get(`/api/oauth/requests/${a.uid}`)).json<TOAuthRequest>().admin).toBe(true);
+    const callback = await consent(owner.client, a, {});
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      d.as,
+      { ...client, id_token_signed_response_alg: 'Ed25519' },
+      await exchange(d, client, a, callback),
+    );
+    expect((await get(tokens.access_token, '/api/v1/admin/workflows?limit=1')).status).toBe(200);
+    expect((await meWith(tokens.access_token)).status).toBe(200);
+    expect((await mcpPing(tokens.access_token)).status).toBe(401);
+    const [credential] = await db.select().from(apiKeys).where(eq(apiKeys.userId, owner.id));
+    expect(credential).toMatchObject({ kind: 'oauth', name: 'n8n', scope: 'admin' });
+
+    // Refreshed, as n8n does when a call answers 401: still the management API's.
+    const refreshed = await oauth.processRefreshTokenResponse(
+      d.as,
+      { ...client, id_token_signed_response_alg: 'Ed25519' },
+      await oauth.refreshTokenGrantRequest(d.as, client, oauth.None(), tokens.refresh_token!, insecure),
+    );
+    expect((await get(refreshed.access_token, '/api/v1/admin/workflows?limit=1')).status).toBe(200);
+
+    // The same administrator's grant of the public API alone does not manage.
+    const plain = await asN8n(`${w.baseUrl}/api/v1`);
+    expect((await owner.client.get(`/api/oauth/requests/${plain.uid}`)).json<TOAuthRequest>().admin).toBe(
+      false,
+    );
+    const user = await oauth.processAuthorizationCodeResponse(
+      d.as,
+      { ...client, id_token_signed_response_alg: 'Ed25519' },
+      await exchange(d, client, plain, await consent(owner.client, plain, {})),
+    );
+    expect((await meWith(user.access_token)).status).toBe(200);
+    expect((await get(user.access_token, '/api/v1/admin/workflows?limit=1')).status).toBe(403);
+
+    // Demoted, the owner's token keeps their own API and manages no more, at once.
+    await db.update(userProfiles).set({ isAdmin: false }).where(eq(userProfiles.id, owner.id));
+    expect((await get(refreshed.access_token, '/api/v1/admin/workflows?limit=1')).status).toBe(403);
+    expect((await meWith(refreshed.access_token)).status).toBe(200);
   }, 60_000);
 });

@@ -33,9 +33,12 @@ export const OAUTH_PATHS = {
 /** Where the person approves or denies an app's request: a page of the web app (src/web/pages/OAuthConsent). */
 const CONSENT_PATH = '/connect';
 
-/** The resources a token may be bound to (RFC 8707): the MCP server, and the public API. */
-export function oauthResources(publicUrl: string): { mcp: string; api: string } {
-  return { mcp: `${publicUrl}/mcp`, api: `${publicUrl}/api/v1` };
+/**
+ * The resources a token may be bound to (RFC 8707): the MCP server, the public API, and the public API with the
+ * management API under it (/api/v1/admin), which only an administrator may grant (decision 181).
+ */
+export function oauthResources(publicUrl: string): { mcp: string; api: string; admin: string } {
+  return { mcp: `${publicUrl}/mcp`, api: `${publicUrl}/api/v1`, admin: `${publicUrl}/api/v1/admin` };
 }
 
 const DAY = 24 * 60 * 60;
@@ -124,7 +127,7 @@ export async function buildOAuthProvider(deps: AppDeps): Promise<Provider> {
           !oneOf || oneOf.includes(resources.mcp) ? resources.mcp : (oneOf[0] ?? resources.mcp),
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
-          if (indicator !== resources.mcp && indicator !== resources.api) throw new errors.InvalidTarget();
+          if (!Object.values(resources).includes(indicator)) throw new errors.InvalidTarget();
           return {
             scope: OAUTH_SCOPES.join(' '),
             audience: indicator,

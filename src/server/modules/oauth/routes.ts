@@ -65,10 +65,14 @@ export async function oauthRoutes(app: App, deps: AppDeps, provider: Provider): 
     // Only the endpoints in use are routed, each by name (the provider would answer 404 to the rest anyway).
     const hidden = { schema: { hide: true } };
     scope.get(OAUTH_PATHS.authorization, hidden, (request, reply) => {
-      // RFC 6749 3.3: a request that names no scope gets the default one, every scope (the consent page shows
-      // them); the provider would otherwise end it with access_denied, and some MCP clients name none.
+      // RFC 6749 3.3: a request that names none of the resource scopes gets the default, every one of them (the
+      // consent page shows them); the provider would otherwise end it with access_denied, or issue a token of no
+      // scope. Some MCP clients name no scope; n8n names only the discovery document's (openid offline_access).
       const url = new URL(request.raw.url ?? '/', publicUrl);
-      if (!url.searchParams.get('scope')) url.searchParams.set('scope', OAUTH_SCOPES.join(' '));
+      const named = (url.searchParams.get('scope') ?? '').split(' ').filter(Boolean);
+      if (!named.some((s) => (OAUTH_SCOPES as readonly string[]).includes(s))) {
+        url.searchParams.set('scope', [...named, ...OAUTH_SCOPES].join(' '));
+      }
       handOver(`${url.pathname}${url.search}`)(request, reply);
     });
     // Where the consent page sends the browser back: the provider resumes the request and redirects to the app.

@@ -17,14 +17,15 @@ import { principalOf, spentThisMonth, type ApiPrincipal } from '../apikeys/servi
 import { OAUTH_SCOPES, oauthResources } from './provider.js';
 
 /**
- * The principal of an OAuth access token presented for `resource` (RFC 8707: a token bound to another resource
- * is refused), or null: unknown, expired, revoked, or of a grant whose credential is gone all look the same.
- * The token acts through its grant's credential, so its limit, spending and streams are a key's.
+ * The principal of an OAuth access token presented where a token bound to one of `accepted` counts (RFC 8707: a
+ * token bound to another resource is refused), or null: unknown, expired, revoked, or of a grant whose
+ * credential is gone all look the same. The token acts through its grant's credential, so its limit, spending,
+ * streams and scope are a key's.
  */
 export async function authenticateAccessToken(
   deps: AppDeps,
   presented: string,
-  resource: string,
+  accepted: readonly string[],
 ): Promise<ApiPrincipal | null> {
   const [row] = await deps.db
     .select({ token: oauthStore.payload, key: apiKeys, profile: userProfiles })
@@ -41,17 +42,24 @@ export async function authenticateAccessToken(
     );
   if (!row) return null;
   const audience = row.token.aud;
-  const bound = Array.isArray(audience) ? audience.includes(resource) : audience === resource;
-  if (!bound) return null;
+  const audiences = Array.isArray(audience) ? audience : [audience];
+  if (!audiences.some((a) => typeof a === 'string' && accepted.includes(a))) return null;
   return principalOf(deps, row);
 }
 
-/** The resource a request to the public API or the MCP server is for, as its tokens must name it. */
-export function resourceOfPath(publicUrl: string, path: string): string {
+/** Whether a request is for the MCP server (else it is for the public API). */
+export function isMcpPath(path: string): boolean {
+  return path === '/mcp' || path.startsWith('/mcp?') || path.startsWith('/mcp/');
+}
+
+/**
+ * The resources whose tokens a request to the public API or the MCP server accepts: /mcp's own, or on the public
+ * API either of its two (a token for the management API works on the rest of the API as an admin key does; the
+ * management routes themselves also ask for the grant's admin scope).
+ */
+export function audiencesOfPath(publicUrl: string, path: string): string[] {
   const resources = oauthResources(publicUrl);
-  return path === '/mcp' || path.startsWith('/mcp?') || path.startsWith('/mcp/')
-    ? resources.mcp
-    : resources.api;
+  return isMcpPath(path) ? [resources.mcp] : [resources.api, resources.admin];
 }
 
 /** Whether a bearer credential is an API key (the rest are looked up as OAuth access tokens). */
@@ -93,6 +101,7 @@ export async function describeInteraction(
   uid: string,
 ): Promise<TOAuthRequest> {
   const { interaction, client } = await pendingInteraction(provider, uid);
+  const resources = requestedResources(deps, interaction.params.resource);
   return {
     client: {
       id: client.clientId,
@@ -101,8 +110,9 @@ export async function describeInteraction(
       logoUri: httpsOnly(client.logoUri),
     },
     redirectUri: String(interaction.params.redirect_uri),
-    resources: requestedResources(deps, interaction.params.resource),
+    resources,
     scopes: [...OAUTH_SCOPES],
+    admin: resources.includes(oauthResources(deps.config.publicUrl).admin),
   };
 }
 
@@ -120,6 +130,10 @@ export async function approveInteraction(
 ): Promise<string> {
   const { interaction, client } = await pendingInteraction(provider, uid);
   const resources = requestedResources(deps, interaction.params.resource);
+  // The management API is an administrator's to grant; the grant's credential then has an admin key's scope,
+  // which, as for a key, opens /api/v1/admin/ only while its owner is still an administrator.
+  const admin = resources.includes(oauthResources(deps.config.publicUrl).admin);
+  if (admin && !user.isAdmin) throw new AppError('FORBIDDEN', 'adminGrantScope');
   const grantId = newToken(24);
   await deps.db.transaction(async (tx) => {
     await tx
@@ -142,6 +156,7 @@ export async function approveInteraction(
       keyHash: sha256Hex(newToken()),
       monthlyCreditLimit: input.monthlyCreditLimit ?? null,
       kind: 'oauth',
+      scope: admin ? 'admin' : 'user',
       oauthGrantId: grantId,
       oauthClientId: client.clientId,
       createdAt: deps.now(),
@@ -150,8 +165,10 @@ export async function approveInteraction(
   const grant = new provider.Grant({ accountId: user.id, clientId: client.clientId });
   grant.jti = grantId;
   for (const granted of resources) grant.addResourceScope(granted, OAUTH_SCOPES.join(' '));
+  // The OpenID scopes asked for (n8n asks for openid too): the provider would otherwise ask again for them.
   const requested = String(interaction.params.scope ?? '').split(' ');
-  if (requested.includes('offline_access')) grant.addOIDCScope('offline_access');
+  const oidc = requested.filter((s) => s === 'openid' || s === 'offline_access');
+  if (oidc.length > 0) grant.addOIDCScope(oidc.join(' '));
   await grant.save();
   interaction.result = { login: { accountId: user.id }, consent: { grantId } };
   await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));

@@ -1,4 +1,4 @@
-import { BarChart3, CircleAlert, Play, Wallet } from 'lucide-react';
+import { BarChart3, CircleAlert, Play, ShieldCheck, Wallet } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -9,6 +9,7 @@ import { Card } from '#web/components/ui/card';
 import { FormError, FormField } from '#web/components/ui/form-field';
 import { Spinner } from '#web/components/ui/spinner';
 import { errorMessage } from '#web/lib/error-key';
+import { isAdminUser, useMe } from '#web/lib/session';
 import { useApproveOAuthRequest, useDenyOAuthRequest, useOAuthRequest } from './api/oauth-requests';
 
 const ABILITIES = [
@@ -16,6 +17,8 @@ const ABILITIES = [
   { key: 'read', Icon: BarChart3 },
   { key: 'balance', Icon: Wallet },
 ] as const;
+/** Asked for by an app that manages workflows (n8n's Flujo nodes, decision 181): an administrator's to grant. */
+const ADMIN_ABILITY = { key: 'admin', Icon: ShieldCheck } as const;
 
 /**
  * The consent screen an app such as Claude's connector sends the person to (decision 163): which app (only
@@ -27,6 +30,7 @@ export default function ConnectPage() {
   const { uid = '' } = useParams();
   const request = useOAuthRequest(uid);
   const approve = useApproveOAuthRequest(uid);
+  const me = useMe();
   const deny = useDenyOAuthRequest(uid);
   const [limit, setLimit] = useState('');
   const [limitError, setLimitError] = useState<string | null>(null);
@@ -62,8 +66,11 @@ export default function ConnectPage() {
       </div>
     );
   }
-  const { client, redirectUri } = request.data;
+  const { client, redirectUri, admin } = request.data;
   const name = client.name ?? client.id;
+  const abilities = admin ? [...ABILITIES, ADMIN_ABILITY] : ABILITIES;
+  // The server refuses it too; the page says so before anyone tries.
+  const refused = admin && !isAdminUser(me.data);
   return (
     <div className="mx-auto flex w-full max-w-lg flex-col px-4 py-8 sm:py-12">
       <Card className="p-6 sm:p-8">
@@ -95,7 +102,7 @@ export default function ConnectPage() {
         <p className="mt-4 text-sm text-slate-700">{t('intro', { name })}</p>
         <h2 className="mt-6 text-base font-semibold text-slate-900">{t('abilitiesHeading')}</h2>
         <ul className="mt-2 space-y-2">
-          {ABILITIES.map(({ key, Icon }) => (
+          {abilities.map(({ key, Icon }) => (
             <li key={key} className="flex items-start gap-3 text-sm text-slate-800">
               <Icon aria-hidden className="mt-0.5 size-4 shrink-0 text-brand-700" />
               <span>{t(`abilities.${key}`)}</span>
@@ -118,6 +125,11 @@ export default function ConnectPage() {
             }}
             error={limitError}
           />
+          {refused ? (
+            <Callout tone="danger" icon={CircleAlert} role="alert">
+              {t('adminOnly')}
+            </Callout>
+          ) : null}
           <FormError message={formError} />
           <p className="text-xs break-all text-slate-600">{t('returnsTo', { uri: redirectUri })}</p>
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
@@ -131,7 +143,7 @@ export default function ConnectPage() {
             >
               {t('deny')}
             </Button>
-            <Button type="submit" disabled={busy}>
+            <Button type="submit" disabled={busy || refused}>
               {approve.isPending ? t('approving') : t('approve')}
             </Button>
           </div>
