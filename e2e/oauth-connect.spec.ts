@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
 import { expectAccessible, type Lng, newEmail, screenshot, tr } from './fixtures.js';
 
@@ -41,6 +41,19 @@ async function registerApp(page: Page, name: string, redirect: string): Promise<
   });
   expect(res.status()).toBe(201);
   return ((await res.json()) as { client_id: string }).client_id;
+}
+
+/** A second browser window, signed in as the journeys' administrator. */
+async function signedInAdmin(browser: Browser, lng: Lng, origin: string) {
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await admin.goto(`/?lng=${lng}`);
+  const signedIn = await admin.request.post('/api/auth/signin', {
+    data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
+    headers: { origin },
+  });
+  expect(signedIn.ok()).toBe(true);
+  return { adminContext, admin };
 }
 
 const mcpPing = (page: Page, token: string) =>
@@ -145,14 +158,7 @@ for (const lng of ['es', 'en'] as const satisfies Lng[]) {
     await page.setViewportSize({ width: 1280, height: 720 });
 
     // An admin sees the app among the person's, in the users list.
-    const adminContext = await browser.newContext();
-    const admin = await adminContext.newPage();
-    await admin.goto(`/?lng=${lng}`);
-    const signedIn = await admin.request.post('/api/auth/signin', {
-      data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
-      headers: { origin },
-    });
-    expect(signedIn.ok()).toBe(true);
+    const { adminContext, admin } = await signedInAdmin(browser, lng, origin);
     await admin.goto(`/admin/users?lng=${lng}`);
     await admin.getByRole('searchbox', { name: tr(lng, 'admin', 'users.search') }).fill(email);
     await admin.getByRole('button', { name: tr(lng, 'admin', 'users.appsNamed', { email }) }).click();
@@ -218,14 +224,7 @@ for (const lng of ['es', 'en'] as const satisfies Lng[]) {
     await screenshot(page, `oauth-consent-admin-refused-${lng}-1280`);
 
     // An administrator approves: the app gets its code.
-    const adminContext = await browser.newContext();
-    const admin = await adminContext.newPage();
-    await admin.goto(`/?lng=${lng}`);
-    const signedIn = await admin.request.post('/api/auth/signin', {
-      data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
-      headers: { origin },
-    });
-    expect(signedIn.ok()).toBe(true);
+    const { adminContext, admin } = await signedInAdmin(browser, lng, origin);
     await consentFor(admin);
     await expect(admin.getByRole('alert')).toHaveCount(0);
     await expectAccessible(admin);

@@ -1,3 +1,4 @@
+import { addressProperty } from '../lib/api';
 import type { NodeProperty } from '../lib/n8n-types';
 
 /**
@@ -9,15 +10,7 @@ export class FlujoApi {
   displayName = 'Flujo API';
   documentationUrl = 'https://github.com/flujo-app/flujo/blob/main/docs/builders.md';
   properties: NodeProperty[] = [
-    {
-      displayName: 'Flujo Address',
-      name: 'baseUrl',
-      type: 'string',
-      default: '',
-      placeholder: 'https://flujo.example.com',
-      description: 'The address people open Flujo at',
-      required: true,
-    },
+    addressProperty('baseUrl'),
     {
       displayName: 'Admin API Key',
       name: 'apiKey',

@@ -1,4 +1,4 @@
-import { MANAGEMENT_API } from '../lib/api';
+import { addressProperty, MANAGEMENT_API } from '../lib/api';
 import type { NodeProperty } from '../lib/n8n-types';
 
 /**
@@ -20,15 +20,7 @@ export class FlujoOAuth2Api {
       type: 'hidden',
       default: true,
     },
-    {
-      displayName: 'Flujo Address',
-      name: 'serverUrl',
-      type: 'string',
-      default: '',
-      placeholder: 'https://flujo.example.com',
-      description: 'The address people open Flujo at',
-      required: true,
-    },
+    addressProperty('serverUrl'),
     {
       displayName: 'Auth URI Query Parameters',
       name: 'authQueryParameters',

@@ -27,6 +27,22 @@ export const AUTHENTICATION_PROPERTY: NodeProperty = {
   ],
 };
 
+/**
+ * The Flujo address, as both credentials ask for it: `baseUrl` in the key's, `serverUrl` in the OAuth2 one (the
+ * name n8n's dynamic client registration reads).
+ */
+export function addressProperty(name: 'baseUrl' | 'serverUrl'): NodeProperty {
+  return {
+    displayName: 'Flujo Address',
+    name,
+    type: 'string',
+    default: '',
+    placeholder: 'https://flujo.example.com',
+    description: 'The address people open Flujo at',
+    required: true,
+  };
+}
+
 /** The nodes' credential list: one of the two, as "Authentication" chooses (and `show` further limits). */
 export function credentialsFor(show: Record<string, unknown[]> = {}) {
   return (Object.keys(CREDENTIALS) as Authentication[]).map((authentication) => ({
