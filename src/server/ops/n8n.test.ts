@@ -36,8 +36,16 @@ const EXAMPLES = ['n8n-flujo-nodes-survey.json', 'n8n-flujo-nodes-chat.json'];
 const CREDENTIAL_ID = 'flujoCredential1';
 const credential = { flujoApi: { id: CREDENTIAL_ID, name: 'Flujo API' } };
 interface N8nNode {
+  id: string;
   parameters: Record<string, unknown>;
   credentials?: Record<string, unknown>;
+  webhookId?: string;
+  [field: string]: unknown;
+}
+interface N8nWorkflow {
+  name: string;
+  nodes: N8nNode[];
+  [field: string]: unknown;
 }
 /**
  * The workflows imported before n8n starts sign in with the admin key (an OAuth2 connection needs a running n8n
@@ -59,7 +67,7 @@ const TEST_RUNNER_PATH = 'flujo-test-runner';
  * inside n8n: a webhook (standing in for the editor's "Execute workflow" button) → the Flujo node's Test
  * Workflow (the workflow id and answers from the call) → its Get Run on that run, whose output n8n answers with.
  */
-const TEST_WORKFLOWS = [
+const TEST_WORKFLOWS: N8nWorkflow[] = [
   {
     name: 'Flujo: greeting (survey)',
     nodes: [
@@ -530,7 +538,7 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
     trigger.name = 'Flujo: farewell (OAuth2)';
     Object.assign(trigger.nodes[0]!.parameters, { nameEn: 'Farewell', nameEs: 'Despedida' });
     // No Authentication setting: the trigger's default is the OAuth2 connection.
-    trigger.nodes[0]!.credentials = { flujoOAuth2Api: { id: credentialId, name: 'Flujo' } } as never;
+    trigger.nodes[0]!.credentials = { flujoOAuth2Api: { id: credentialId, name: 'Flujo' } };
     trigger.nodes[0]!.webhookId = '9a1c3e5f-7b2d-4c6e-8f0a-1b3c5d7e9f11';
     trigger.nodes[0]!.id = '0b6c2d1e-0005-4a00-8000-000000000001';
     trigger.nodes[1]!.id = '0b6c2d1e-0005-4a00-8000-000000000002';

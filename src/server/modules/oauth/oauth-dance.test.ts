@@ -741,11 +741,15 @@ describe('OAuth 2.1 for the management API (n8n’s Flujo credential)', () => {
     const d = await discover();
     const adminResource = `${w.baseUrl}/api/v1/admin`;
     // As n8n registers and asks: its own name, the discovery document's scopes, the resource in the query.
-    const client = await register(d.as, {
-      client_name: 'n8n',
-      client_uri: 'https://n8n.io/',
-      scope: 'openid offline_access',
-    });
+    // Asking for openid, it is sent an ID token too, which Flujo signs with Ed25519.
+    const client: oauth.Client = {
+      ...(await register(d.as, {
+        client_name: 'n8n',
+        client_uri: 'https://n8n.io/',
+        scope: 'openid offline_access',
+      })),
+      id_token_signed_response_alg: 'Ed25519',
+    };
     const asN8n = (resource: string) => authorize(d, client, { scope: 'openid offline_access' }, [resource]);
     const get = (token: string, path: string) =>
       fetch(`${w.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
@@ -780,7 +784,7 @@ describe('OAuth 2.1 for the management API (n8n’s Flujo credential)', () => {
     const callback = await consent(owner.client, a, {});
     const tokens = await oauth.processAuthorizationCodeResponse(
       d.as,
-      { ...client, id_token_signed_response_alg: 'Ed25519' },
+      client,
       await exchange(d, client, a, callback),
     );
     expect((await get(tokens.access_token, '/api/v1/admin/workflows?limit=1')).status).toBe(200);
@@ -792,7 +796,7 @@ describe('OAuth 2.1 for the management API (n8n’s Flujo credential)', () => {
     // Refreshed, as n8n does when a call answers 401: still the management API's.
     const refreshed = await oauth.processRefreshTokenResponse(
       d.as,
-      { ...client, id_token_signed_response_alg: 'Ed25519' },
+      client,
       await oauth.refreshTokenGrantRequest(d.as, client, oauth.None(), tokens.refresh_token!, insecure),
     );
     expect((await get(refreshed.access_token, '/api/v1/admin/workflows?limit=1')).status).toBe(200);
@@ -804,7 +808,7 @@ describe('OAuth 2.1 for the management API (n8n’s Flujo credential)', () => {
     );
     const user = await oauth.processAuthorizationCodeResponse(
       d.as,
-      { ...client, id_token_signed_response_alg: 'Ed25519' },
+      client,
       await exchange(d, client, plain, await consent(owner.client, plain, {})),
     );
     expect((await meWith(user.access_token)).status).toBe(200);

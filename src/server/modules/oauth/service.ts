@@ -84,6 +84,11 @@ function requestedResources(deps: AppDeps, resource: unknown): string[] {
   return named.length > 0 ? [...new Set(named)] : [oauthResources(deps.config.publicUrl).mcp];
 }
 
+/** Whether a request asks for the management API, which only an administrator may grant (decision 181). */
+function asksToManage(deps: AppDeps, resources: string[]): boolean {
+  return resources.includes(oauthResources(deps.config.publicUrl).admin);
+}
+
 /** An https URI an app gave at registration, or null: nothing else is shown or linked. */
 function httpsOnly(uri: string | undefined): string | null {
   if (!uri) return null;
@@ -112,7 +117,7 @@ export async function describeInteraction(
     redirectUri: String(interaction.params.redirect_uri),
     resources,
     scopes: [...OAUTH_SCOPES],
-    admin: resources.includes(oauthResources(deps.config.publicUrl).admin),
+    admin: asksToManage(deps, resources),
   };
 }
 
@@ -132,7 +137,7 @@ export async function approveInteraction(
   const resources = requestedResources(deps, interaction.params.resource);
   // The management API is an administrator's to grant; the grant's credential then has an admin key's scope,
   // which, as for a key, opens /api/v1/admin/ only while its owner is still an administrator.
-  const admin = resources.includes(oauthResources(deps.config.publicUrl).admin);
+  const admin = asksToManage(deps, resources);
   if (admin && !user.isAdmin) throw new AppError('FORBIDDEN', 'adminGrantScope');
   const grantId = newToken(24);
   await deps.db.transaction(async (tx) => {
