@@ -311,8 +311,17 @@ export async function runDueSchedules(deps: AppDeps, start: DueRunStarter): Prom
   // On PostgreSQL several claimers work at once (each transaction takes other rows, SKIP LOCKED), so a minute
   // with thousands of due schedules is not one connection's serial work; PGlite has one connection.
   const claimers = deps.database.kind === 'postgres' ? CLAIMERS : 1;
-  const counts = await Promise.all(Array.from({ length: claimers }, () => claimDue(deps, start, now)));
-  return counts.reduce((a, b) => a + b, 0);
+  // The job answers once every claimer has finished: a claimer's fault must not answer while another is still
+  // committing the due times it took, which would then land after the job had already said it was done.
+  const settled = await Promise.allSettled(
+    Array.from({ length: claimers }, () => claimDue(deps, start, now)),
+  );
+  let handled = 0;
+  for (const claimer of settled) {
+    if (claimer.status === 'rejected') throw claimer.reason;
+    handled += claimer.value;
+  }
+  return handled;
 }
 
 /**
