@@ -81,7 +81,9 @@ async function freePort(): Promise<number> {
 /** The compiled app (as `npm start` runs it) on its own port and embedded database, mailing through `smtpUrl`. */
 async function startApp(port: number, smtpUrl: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'flujo-e2e-alerts-'));
-  const url = `http://localhost:${port}`;
+  // The address it listens on, not `localhost`: fetch and the browser try ::1 first, where a server of the other
+  // lane may listen on the same port number (freePort only checks 127.0.0.1).
+  const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
