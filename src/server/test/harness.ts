@@ -36,7 +36,28 @@ export async function createTestDatabase(): Promise<Database> {
   }
   const file = inject('pgliteTemplateFile');
   if (!file) throw new Error('global setup did not prepare a database template');
-  return openDatabase({ kind: 'pglite', loadDataDir: new Blob([await readFile(file)]) });
+  templateBytes ??= readFile(file);
+  return openDatabase({ kind: 'pglite', loadDataDir: new TarBytes(await templateBytes) });
+}
+
+/** The template's bytes, read once per worker: every embedded test database starts from them. */
+let templateBytes: Promise<Uint8Array> | undefined;
+
+/**
+ * The template as PGlite reads it (`arrayBuffer()` alone), each time a copy of its own. Node 20's Blob hands its
+ * bytes over through a stream of small chunks: about a fifth of a test database's start for the 28 MB copy.
+ */
+class TarBytes extends Blob {
+  readonly #tar: Uint8Array;
+
+  constructor(tar: Uint8Array) {
+    super([]);
+    this.#tar = tar;
+  }
+
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(this.#tar.slice().buffer);
+  }
 }
 
 const postgresUrls = new WeakMap<Database, string>();
