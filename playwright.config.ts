@@ -6,6 +6,9 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 // (E2E_SCREENS=elsewhere, decision 160) keep the journeys that move data.
 export const screensElsewhere =
   Boolean(process.env.TEST_DATABASE_URL) || process.env.E2E_SCREENS === 'elsewhere';
+// The journeys' screenshots (e2e/screenshots/) are for a person to look at; nothing compares them. CI keeps none of
+// them, so it takes none (decision 185); a run on the embedded database elsewhere takes them all.
+export const takeScreenshots = !screensElsewhere && !process.env.CI;
 export const E2E_ADMIN = { email: 'admin@e2e.example', password: 'e2e-admin-password' };
 
 export default defineConfig({
@@ -52,10 +55,10 @@ export default defineConfig({
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     // Where no screenshot is taken, the journeys' browser asks for less motion, as some people's systems do
     // (src/web/styles.css): a spinner on a page that waits for a run stands still instead of repainting every frame
-    // (a fifth of the full browser's CPU; nothing measurable in the headless shell, decision 178). Not beside
-    // full-page screenshots: after one, Chromium scrolled the page on the next mousedown, at once instead of
-    // smoothly, so a click near the page's end lost its button (decision 175; the headless shell does the same).
-    reducedMotion: screensElsewhere ? 'reduce' : 'no-preference',
+    // (a fifth of the browser's CPU in the reviews journeys, decision 185). Not beside full-page screenshots: after
+    // one, Chromium scrolled the page on the next mousedown, at once instead of smoothly, so a click near the page's
+    // end lost its button (decision 175; the headless shell does the same).
+    reducedMotion: takeScreenshots ? 'no-preference' : 'reduce',
     // Debian's Chromium headless shell: the same Blink and V8 as the full browser, without its windowing layers,
     // for about two thirds of the CPU (decision 178).
     launchOptions: {

@@ -11,6 +11,7 @@ import {
   originOf,
   setConfig,
   SETTINGS,
+  screenshot,
 } from './fixtures.js';
 
 /*
@@ -62,7 +63,7 @@ async function adminBrowser(browser: Browser, baseURL: string | undefined): Prom
 
 /** A dialog is fixed to the viewport: a full-page shot would show it away from where it sits. */
 async function viewportShot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `e2e/screenshots/${name}.png` });
+  await screenshot(page, name, { fullPage: false });
 }
 
 /**
@@ -280,7 +281,7 @@ for (const lng of LANGUAGES) {
       const viewport = page.viewportSize();
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 900 });
-        await pw.screenshot({ path: `e2e/screenshots/settings-password-${lng}-${width}.png` });
+        await screenshot(pw, `settings-password-${lng}-${width}`);
       }
       if (viewport) await page.setViewportSize(viewport);
       const current = pw.getByLabel(tr(lng, 'account', 'settings.password.current'), { exact: true });

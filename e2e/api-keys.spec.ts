@@ -63,7 +63,7 @@ for (const lng of ['en', 'es'] as const) {
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText(tr(lng, 'account', 'apiKeys.confirmBody'));
     await expectAccessible(page);
-    await page.screenshot({ path: `e2e/screenshots/api-keys-revoke-${lng}-1280.png` });
+    await screenshot(page, `api-keys-revoke-${lng}-1280`, { fullPage: false });
     await dialog.getByRole('button', { name: tr(lng, 'account', 'apiKeys.confirm') }).click();
     await expect(section.getByText(tr(lng, 'account', 'apiKeys.empty'))).toBeVisible();
     expect((await meWith(page, key)).status()).toBe(401);

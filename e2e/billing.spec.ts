@@ -220,7 +220,7 @@ for (const lng of ['en', 'es'] as const) {
       await expect(page.getByRole('dialog')).toBeVisible();
       await expectAccessible(page);
       // The modal is fixed to the viewport: a full-page capture would smear it, so this one is the viewport.
-      await page.screenshot({ path: `e2e/screenshots/billing-success-${lng}-${width}.png` });
+      await screenshot(page, `billing-success-${lng}-${width}`, { fullPage: false });
       await page.keyboard.press('Escape');
       await page.getByRole('tab', { name: TEXT[lng].monthlyTab }).click();
       await page.getByTestId('plan-monthly-pro').click();

@@ -61,7 +61,7 @@ for (const width of [390, 1280] as const) {
         );
         await card.scrollIntoViewIfNeeded();
         await expectAccessible(page);
-        await card.screenshot({ path: `e2e/screenshots/account-devices-${lng}-${width}.png` });
+        await screenshot(card, `account-devices-${lng}-${width}`);
 
         await phoneRow
           .getByRole('button', {

@@ -113,7 +113,7 @@ for (const lng of ['en', 'es'] as const) {
       await q1.getByLabel(t.maxSize).fill('3');
       await expectAccessible(page);
       await screenshot(page, `file-builder-${tag}`);
-      await q1.screenshot({ path: `e2e/screenshots/file-builder-question-${tag}.png` });
+      await screenshot(q1, `file-builder-question-${tag}`);
       await page.getByRole('button', { name: t.create }).click();
       await expect(page.getByText(t.created)).toBeVisible();
 

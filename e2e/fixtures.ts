@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, request } from '@playwright/test';
-import { E2E_ADMIN, screensElsewhere } from '../playwright.config.js';
+import { type APIRequestContext, expect, type Locator, type Page, request } from '@playwright/test';
+import axe from 'axe-core';
+import { E2E_ADMIN, screensElsewhere, takeScreenshots } from '../playwright.config.js';
 
 /** The origin a page is on, sent as the Origin header of the API calls it makes (the server checks it). */
 export const originOf = (page: Page) => new URL(page.url()).origin;
@@ -76,23 +76,47 @@ export async function signUpViaApi(
   return { email, password };
 }
 
+/** The WCAG 2.0 and 2.1 rules, levels A and AA. */
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
 /**
  * Fails on any serious or critical accessibility violation. A screen reads the same whatever the database or the
  * server's Node version, so the runs that leave the screens journeys to the embedded database's (decision 160)
  * leave these scans and the screenshots to it too (decision 175): every journey that scans runs there as well.
+ *
+ * axe-core runs in the page itself, put there once per document: the wrapper `@axe-core/playwright` injected its
+ * 500 kB source again for each scan and finished each in a new blank page, three times the CPU and six times the
+ * time of the scan itself (decision 185). The app has no frames, which that wrapper's way exists for.
  */
 export async function expectAccessible(page: Page): Promise<void> {
   if (screensElsewhere) return;
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axe.source);
+  const violations = await page.evaluate(
+    async (tags) =>
+      (
+        await (globalThis as unknown as { axe: typeof axe }).axe.run({
+          runOnly: { type: 'tag', values: tags },
+          resultTypes: ['violations'],
+        })
+      ).violations,
+    AXE_TAGS,
+  );
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
-  if (screensElsewhere) return;
-  await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+/**
+ * Saves a screenshot in e2e/screenshots/ for a person to look at, where screenshots are taken (playwright.config.ts):
+ * of the whole page by default, or of the viewport or one element.
+ */
+export async function screenshot(
+  target: Page | Locator,
+  name: string,
+  { fullPage = true }: { fullPage?: boolean } = {},
+): Promise<void> {
+  if (!takeScreenshots) return;
+  const path = `e2e/screenshots/${name}.png`;
+  await ('mainFrame' in target ? target.screenshot({ path, fullPage }) : target.screenshot({ path }));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectAccessible, originOf, shot, signUpViaApi, tr } from './fixtures.js';
+import { expectAccessible, originOf, screenshot, shot, signUpViaApi, tr } from './fixtures.js';
 
 /*
  * Being told when a run ends, in both languages on a phone and a desktop: a run started through the public
@@ -88,7 +88,7 @@ for (const width of [390, 1280]) {
         };
         expect(saved.lowBalanceThreshold).toBe(3);
         await expectAccessible(page);
-        await card.screenshot({ path: `e2e/screenshots/notifications-settings-${lng}-${width}.png` });
+        await screenshot(card, `notifications-settings-${lng}-${width}`);
       });
     }
   });

@@ -168,7 +168,7 @@ for (const lng of ['es', 'en'] as const satisfies Lng[]) {
       apps.getByRole('button', { name: tr(lng, 'admin', 'users.appsRevokeNamed', { name }) }),
     ).toBeVisible();
     await expectAccessible(admin);
-    await admin.screenshot({ path: `e2e/screenshots/admin-connected-apps-${lng}-1280.png` });
+    await screenshot(admin, `admin-connected-apps-${lng}-1280`, { fullPage: false });
     await adminContext.close();
 
     await row

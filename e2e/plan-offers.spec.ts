@@ -1,7 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNT_OFFERS, formatUsd, planBonusCredits } from '../src/shared/contract/plans.js';
 import { E2E_ADMIN } from '../playwright.config.js';
-import { expectAccessible, fillAndSendSurvey, type Lng, shot, signUpViaApi, tr } from './fixtures.js';
+import {
+  expectAccessible,
+  fillAndSendSurvey,
+  type Lng,
+  screenshot,
+  shot,
+  signUpViaApi,
+  tr,
+} from './fixtures.js';
 
 /*
  * The account page's three cards are real offers: each leads to a purchase of exactly that card (its name,
@@ -98,7 +106,7 @@ for (const lng of ['en', 'es'] as const satisfies Lng[]) {
       await expectAccessible(page);
       // The history alone: a full page would paint the sticky header half-way down.
       const history = page.locator('section', { has: page.getByTestId('history-count') });
-      await history.screenshot({ path: `e2e/screenshots/offers-history-${lng}-${width}.png` });
+      await screenshot(history, `offers-history-${lng}-${width}`);
 
       // A run, charged when its answers are sent: its row in the history leads to its page.
       const surveyId = await surveyDemo(baseURL ?? '', page);
@@ -113,7 +121,7 @@ for (const lng of ['en', 'es'] as const satisfies Lng[]) {
       await charge.getByRole('button').click();
       const runLink = charge.getByTestId('transaction-run');
       await expect(runLink).toHaveText(tr(lng, 'account', 'history.openRun'));
-      await history.screenshot({ path: `e2e/screenshots/offers-run-charge-${lng}-${width}.png` });
+      await screenshot(history, `offers-run-charge-${lng}-${width}`);
       await runLink.click();
       await expect(page).toHaveURL(/\/my-workflows\/[0-9a-f-]{36}$/);
       await expect(page.getByTestId('run-credits')).toBeVisible();

@@ -75,7 +75,7 @@ for (const lng of ['en', 'es'] as const) {
       await screenshot(page, `result-markdown-top-${tag}`);
       await result.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
       await expect(tables.last()).toBeInViewport();
-      await result.screenshot({ path: `e2e/screenshots/result-markdown-card-end-${tag}.png` });
+      await screenshot(result, `result-markdown-card-end-${tag}`);
     });
 
     test(`${tag}: a failed run says why in the page language, with the workflow's own words`, async ({

@@ -8,6 +8,7 @@ import {
   signUpViaApi,
   tr,
   originOf,
+  screenshot,
 } from './fixtures.js';
 
 /*
@@ -40,7 +41,7 @@ const WORKFLOWS = {
 
 /** An open dialog locks the page's scrolling, so a full-page shot would stitch it: the viewport only. */
 async function dialogShot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `e2e/screenshots/${name}.png` });
+  await screenshot(page, name, { fullPage: false });
 }
 
 /** Picks the stars and writes the comment in the open review form, then sends it. */
