@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -49,7 +49,11 @@ export async function startRunsWorld(
   store: StoreKind = 'local',
 ): Promise<RunsWorld> {
   const port = await freePort();
-  const dataDir = await mkdtemp(join(tmpdir(), 'flujo-runs-'));
+  // A folder of its own around the data directory, so a test can check that nothing was written beside it
+  // (a shared /tmp may hold anything).
+  const home = await mkdtemp(join(tmpdir(), 'flujo-runs-'));
+  const dataDir = join(home, 'data');
+  await mkdir(dataDir);
   const baseUrl = `http://127.0.0.1:${port}`;
   const s3 = store === 's3' ? await startTestS3() : undefined;
   const t = await buildTestApp({
@@ -78,7 +82,7 @@ export async function startRunsWorld(
       await service.close();
       await t.close();
       await s3?.close();
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true });
     },
   };
 }
