@@ -1,5 +1,5 @@
 import { Bot, Loader2, Send, Square, User } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button } from '#web/components/ui/button';
@@ -279,7 +279,9 @@ export function ChatScreen({
   );
 }
 
-function Bubble({ turn, writing = false }: { turn: ChatTurn; writing?: boolean }) {
+// Memoised: a reply arrives a word at a time and each word renders the chat again; the turns before it keep their
+// objects, so their Markdown is not parsed again for every word.
+const Bubble = memo(function Bubble({ turn, writing = false }: { turn: ChatTurn; writing?: boolean }) {
   const { t } = useTranslation('execute');
   const mine = turn.role === 'user';
   const Icon = mine ? User : Bot;
@@ -321,4 +323,4 @@ function Bubble({ turn, writing = false }: { turn: ChatTurn; writing?: boolean }
       </div>
     </div>
   );
-}
+});
