@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RateLimitStoreConfig } from '#server/config.js';
 import { memoryCounters } from './memory.js';
-import { redisCounters } from './redis.js';
+import type { redisCounters } from './redis.js';
 import type { CounterStore, RateHit, RateLimiter, RateRule } from './types.js';
 
 export type { RateLimiter, RateRule } from './types.js';
@@ -86,7 +86,9 @@ export async function openRateLimits(
     }
     down = true;
   };
-  const redis = redisCounters(config, outage);
+  // Loaded only here: Redis's client is a tenth of the server's start, which an instance counting in its own
+  // memory never needs.
+  const redis = (await import('./redis.js')).redisCounters(config, outage);
   redis.client.on('ready', () => {
     if (down) log.info('rate limits: Redis is reachable again, counting shared');
     down = false;
