@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const ALL_TESTS = [
@@ -7,22 +9,47 @@ const ALL_TESTS = [
   'packages/*/test/**/*.test.ts',
 ];
 
-/**
- * Test files that need a module graph of their own: they mock modules (`vi.mock`), stub globals, install fake
- * timers or run in jsdom. Every other file shares its worker's modules with the files before it (`isolate:
- * false`), which saves re-importing the server for each file (about 40% of the suites' CPU). A file that starts
- * doing one of those things must be listed here: `src/server/test/isolation.test.ts` fails until it is.
- */
-export const ISOLATED_TESTS = [
-  'src/web/**/*.test.ts',
-  'src/web/**/*.test.tsx',
-  'src/server/modules/public-api/mcp.test.ts',
-  'src/server/modules/auth/credentials.test.ts',
-  'src/server/plugins/access-log.test.ts',
+/** What a test file does that leaks into the next file of its worker when modules are shared. */
+export const NEEDS_ISOLATION = /\bvi\.(?:mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(/;
+/** A test file that runs in a browser's document (jsdom) rather than in Node's globals. */
+export const IN_A_DOCUMENT = /@vitest-environment\s+jsdom/;
+
+/** Files that need a module graph of their own for a reason their text does not show. */
+const ALSO_ISOLATED = [
   // Compares the committed web client with one generated from a fresh app's document: a schema's component
   // name (Bilingual or BilingualInput) depends on which routes' schemas the process converted before.
   'src/server/test/web-api-types.test.ts',
 ];
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/** The test files under a folder of the project, as paths from the project's root. */
+function testFilesIn(dir: string): string[] {
+  return readdirSync(root + dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name === 'node_modules' || entry.name === 'dist') return [];
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return testFilesIn(path);
+    return /\.test\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/**
+ * Test files that need a module graph of their own: they mock modules (`vi.mock`), stub globals or the
+ * environment, install fake timers or run in jsdom, as their text shows (NEEDS_ISOLATION), or are listed above.
+ * Every other file shares its worker's modules with the files before it (`isolate: false`), which saves
+ * re-importing the server, or starting a process, for each file (decisions 170 and 187).
+ */
+const testTexts = ['src', 'demo', 'packages']
+  .flatMap((dir) => testFilesIn(dir))
+  .map((file) => ({ file, text: readFileSync(root + file, 'utf8') }));
+export const ISOLATED_TESTS = [
+  ...testTexts.filter(({ text }) => NEEDS_ISOLATION.test(text)).map(({ file }) => file),
+  ...ALSO_ISOLATED,
+];
+/** The web's screens and hooks tested in jsdom that need no graph of their own: they share one document. */
+export const DOCUMENT_TESTS = testTexts
+  .filter(({ file, text }) => IN_A_DOCUMENT.test(text) && !ISOLATED_TESTS.includes(file))
+  .map(({ file }) => file);
 
 /** What both projects run with. The global setup is the root's alone: it runs once, and what it provides reaches both. */
 const common = {
@@ -46,9 +73,12 @@ export default defineConfig({
           ...common,
           name: 'shared',
           include: ALL_TESTS,
-          exclude: [...configDefaults.exclude, ...ISOLATED_TESTS],
+          exclude: [...configDefaults.exclude, ...ISOLATED_TESTS, ...DOCUMENT_TESTS],
           isolate: false,
         },
+      },
+      {
+        test: { ...common, name: 'document', include: DOCUMENT_TESTS, environment: 'jsdom', isolate: false },
       },
       { test: { ...common, name: 'isolated', include: ISOLATED_TESTS } },
     ],
