@@ -4,9 +4,14 @@ import type { TSessionUser } from '#shared/contract/auth';
 import { api } from './api-client';
 import { queryKeys } from './query-keys';
 
-/** The browser's own IANA time zone. */
+let zone: string | undefined;
+/**
+ * The browser's own IANA time zone, read once a page: building the formatter that tells it costs more than a
+ * screen's render, and screens ask at every render.
+ */
 export function browserTimezone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return zone;
 }
 
 /** Every IANA zone the browser knows, with the given one kept even if it is not listed. */

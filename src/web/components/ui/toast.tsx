@@ -54,13 +54,18 @@ export function toast(input: ToastInput): void {
 export function useToastClearance(ref: RefObject<HTMLElement | null>): void {
   useEffect(() => {
     const root = document.documentElement;
+    let reserve: string | undefined;
     const update = () => {
       const el = ref.current;
       if (!el) return;
       const { top, bottom } = el.getBoundingClientRect();
       const onView = bottom > 0 && top < window.innerHeight;
       const inReach = onView && top > window.innerHeight - TOAST_ZONE_PX - EDGE_PX;
-      root.style.setProperty(RESERVE_VAR, inReach ? `${Math.ceil(window.innerHeight - top)}px` : '0px');
+      const next = inReach ? `${Math.ceil(window.innerHeight - top)}px` : '0px';
+      // Any write to the root's style restyles the whole page, and a chat's log scrolls at every word.
+      if (next === reserve) return;
+      reserve = next;
+      root.style.setProperty(RESERVE_VAR, next);
     };
     update();
     // Test environments without layout have no ResizeObserver; scroll and resize still update.

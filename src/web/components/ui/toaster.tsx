@@ -45,6 +45,8 @@ export default function SonnerToaster({
       duration={TOAST_MS}
       toastOptions={{ closeButton: true }}
       containerAriaLabel={label}
+      // Both languages read left to right; unnamed, the library reads the page's computed direction at every render.
+      dir="ltr"
     />
   );
 }

@@ -6,7 +6,8 @@ export const ALL_CATEGORIES = 'all';
 /** The distinct categories in the reader's language, sorted as that language sorts. */
 export function categoriesOf(workflows: TPublicWorkflow[], lng: string): string[] {
   const names = new Set(workflows.map((w) => pickLanguage(w.category, lng)).filter(Boolean));
-  return [...names].sort((a, b) => a.localeCompare(b, lng));
+  // One collator for the sort: `localeCompare` with a locale builds a new one at every comparison.
+  return [...names].sort(new Intl.Collator(lng).compare);
 }
 
 /**
