@@ -33,6 +33,8 @@ let proxy: Server;
 let proxyUrl: string;
 let key = '';
 let outDir: string;
+/** The registry's Node 24, found once: each `npx -p node@24` costs seconds of npm's own work before the suite starts. */
+let node24: string;
 
 /** Forwards every request to the app unchanged (Host and Origin included), adding the key. */
 function startProxy(target: () => URL): Promise<Server> {
@@ -64,7 +66,10 @@ beforeAll(async () => {
   const user = await signUpUser(w.t);
   key = (await user.client.post('/api/account/api-keys', { name: 'conformance' })).json<TApiKeyCreated>().key;
   outDir = await mkdtemp(join(tmpdir(), 'flujo-conformance-'));
-}, 60_000);
+  node24 = (
+    await run('npx', ['-y', '-p', 'node@24', '--', 'node', '-p', 'process.execPath'], { timeout: 180_000 })
+  ).stdout.trim();
+}, 200_000);
 
 afterAll(async () => {
   proxy?.closeAllConnections();
@@ -76,25 +81,9 @@ afterAll(async () => {
 /** Runs one scenario; its checks as the suite wrote them to its output folder. */
 async function scenario(name: string): Promise<Check[]> {
   const dir = join(outDir, name);
-  await run(
-    'npx',
-    [
-      '-y',
-      '-p',
-      'node@24',
-      '--',
-      'node',
-      SUITE,
-      'server',
-      '--url',
-      `${proxyUrl}/mcp`,
-      '--scenario',
-      name,
-      '-o',
-      dir,
-    ],
-    { timeout: 180_000 },
-  ).catch((err: unknown) => err); // a failed check exits non-zero; the checks below say which
+  await run(node24, [SUITE, 'server', '--url', `${proxyUrl}/mcp`, '--scenario', name, '-o', dir], {
+    timeout: 180_000,
+  }).catch((err: unknown) => err); // a failed check exits non-zero; the checks below say which
   const files = await readdir(dir, { recursive: true });
   const checksFile = files.find((f) => f.endsWith('checks.json'));
   if (!checksFile) throw new Error(`The suite wrote no checks for ${name}: ${files.join(', ')}`);
