@@ -33,15 +33,15 @@ function testFilesIn(dir: string): string[] {
   });
 }
 
-/**
- * Test files that need a module graph of their own: they mock modules (`vi.mock`), stub globals or the
- * environment, install fake timers or run in jsdom, as their text shows (NEEDS_ISOLATION), or are listed above.
- * Every other file shares its worker's modules with the files before it (`isolate: false`), which saves
- * re-importing the server, or starting a process, for each file (decisions 170 and 187).
- */
 const testTexts = ['src', 'demo', 'packages']
   .flatMap((dir) => testFilesIn(dir))
   .map((file) => ({ file, text: readFileSync(root + file, 'utf8') }));
+/**
+ * Test files that need a module graph of their own: they mock modules (`vi.mock`), stub globals or the
+ * environment, or install fake timers, as their text shows (NEEDS_ISOLATION), or are listed above. Every other
+ * file shares its worker's modules with the files before it (`isolate: false`), which saves re-importing the
+ * server, or starting a process, for each file (decisions 170 and 187).
+ */
 export const ISOLATED_TESTS = [
   ...testTexts.filter(({ text }) => NEEDS_ISOLATION.test(text)).map(({ file }) => file),
   ...ALSO_ISOLATED,
@@ -51,7 +51,7 @@ export const DOCUMENT_TESTS = testTexts
   .filter(({ file, text }) => IN_A_DOCUMENT.test(text) && !ISOLATED_TESTS.includes(file))
   .map(({ file }) => file);
 
-/** What both projects run with. The global setup is the root's alone: it runs once, and what it provides reaches both. */
+/** What every project runs with. The global setup is the root's alone: it runs once, and what it provides reaches all. */
 const common = {
   setupFiles: ['./src/server/test/ledger-guard.ts'],
   pool: 'forks' as const,
