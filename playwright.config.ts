@@ -10,6 +10,8 @@ export const screensElsewhere =
 // them, so it takes none (decision 185); a run on the embedded database elsewhere takes them all.
 export const takeScreenshots = !screensElsewhere && !process.env.CI;
 export const E2E_ADMIN = { email: 'admin@e2e.example', password: 'e2e-admin-password' };
+/** Where the journeys' server answers. */
+export const E2E_ORIGIN = `http://localhost:${port}`;
 
 export default defineConfig({
   testDir: './e2e',
@@ -48,7 +50,7 @@ export default defineConfig({
   expect: { timeout: 20_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
-    baseURL: `http://localhost:${port}`,
+    baseURL: E2E_ORIGIN,
     // A trace records the page's frames and a snapshot at every step: on every journey it was two fifths of the
     // journeys' CPU (decision 178). In CI a journey that fails is tried again with its trace; run alone, a journey
     // keeps its trace when it fails.
@@ -77,14 +79,14 @@ export default defineConfig({
   },
   webServer: {
     command: 'node e2e/server.mjs',
-    url: `http://localhost:${port}/healthz`,
+    url: `${E2E_ORIGIN}/healthz`,
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
     env: {
       PORT: String(port),
-      PUBLIC_URL: `http://localhost:${port}`,
+      PUBLIC_URL: E2E_ORIGIN,
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       LOG_LEVEL: 'warn',

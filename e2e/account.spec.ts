@@ -2,16 +2,17 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
 import {
+  chooseLanguage,
   expectAccessible,
   type Lng,
   newEmail,
-  SCREENS,
-  shot,
-  tr,
   originOf,
+  SCREENS,
+  screenshot,
   setConfig,
   SETTINGS,
-  screenshot,
+  shot,
+  tr,
 } from './fixtures.js';
 
 /*
@@ -23,14 +24,13 @@ const LANGUAGES: Lng[] = ['en', 'es'];
 const PASSWORD = 'e2e-password-123';
 
 async function api(page: Page, method: 'post' | 'get', path: string, data?: unknown) {
-  if (page.url() === 'about:blank') await page.goto('/');
   const headers = { origin: originOf(page) };
   return method === 'get' ? page.request.get(path) : page.request.post(path, { data: data ?? {}, headers });
 }
 
 /** A new account through the API, mails in `lng`; the page is signed in as it. */
 async function signUp(page: Page, lng: Lng, fullName = 'E2E Account'): Promise<string> {
-  await page.goto(`/?lng=${lng}`);
+  await chooseLanguage(page, lng);
   const email = newEmail('account');
   const res = await api(page, 'post', '/api/auth/signup', {
     email,

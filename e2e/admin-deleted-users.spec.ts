@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { E2E_ADMIN } from '../playwright.config.js';
-import { expectAccessible, type Lng, originOf, screenshot, signUpViaApi, tr } from './fixtures.js';
+import { expectAccessible, type Lng, screenshot, signInAsAdmin, signUpViaApi, tr } from './fixtures.js';
 
 /*
  * Admin > Users leaves deleted accounts out until its status filter asks for them, in both languages on a
@@ -20,23 +19,17 @@ for (const width of [390, 1280] as const) {
         // An account that its owner deleted, from another browser.
         const ownerContext = await browser.newContext({ baseURL });
         const owner = await ownerContext.newPage();
-        await owner.goto('/');
         const { password } = await signUpViaApi(owner, 'Gone Person');
         const me = (await (await owner.request.get('/api/auth/me')).json()) as { id: string };
         const gone = await owner.request.post('/api/account/delete', {
           data: { password },
-          headers: { origin: originOf(owner) },
+          headers: { origin: baseURL! },
         });
         expect(gone.ok()).toBe(true);
         await ownerContext.close();
         const anonymised = `deleted-${me.id}@deleted.invalid`;
 
-        await page.goto(`/?lng=${lng}`);
-        const signin = await page.request.post('/api/auth/signin', {
-          data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
-          headers: { origin: originOf(page) },
-        });
-        expect(signin.ok()).toBe(true);
+        await signInAsAdmin(page, lng);
         await page.goto(`/admin/users?lng=${lng}`);
         const search = page.getByRole('searchbox');
         await search.fill(me.id.slice(0, 8));

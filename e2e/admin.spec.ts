@@ -1,13 +1,14 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
 import {
+  escapeRegExp,
   expectAccessible,
+  originOf,
   SCREENS,
   screenshot,
-  signUpViaApi,
-  originOf,
   SETTINGS,
-  escapeRegExp,
+  signInAsAdmin,
+  signUpViaApi,
 } from './fixtures.js';
 
 const run = Date.now().toString(36);
@@ -16,12 +17,7 @@ const SURVEY = { en: `Feedback survey ${run}`, es: `Encuesta de opinión ${run}`
 
 /** Signs the admin in through the API (the sign-in form has its own journey) and opens an admin page. */
 async function openAsAdmin(page: Page, path: string, lng: 'en' | 'es'): Promise<void> {
-  await page.goto(`/?lng=${lng}`);
-  const res = await page.request.post('/api/auth/signin', {
-    data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
-    headers: { origin: originOf(page) },
-  });
-  expect(res.ok()).toBe(true);
+  await signInAsAdmin(page, lng);
   await page.goto(`${path}${path.includes('?') ? '&' : '?'}lng=${lng}`);
 }
 
@@ -44,8 +40,7 @@ async function adminWorkflowByName(page: Page, name: string) {
 async function userPage(browser: Browser, baseURL: string | undefined) {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await page.goto('/?lng=en');
-  const { email } = await signUpViaApi(page, 'Casey Customer');
+  const { email } = await signUpViaApi(page, 'Casey Customer', 'en');
   return { context, page, email };
 }
 

@@ -1,17 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectAccessible, type Lng, newEmail, screenshot, tr } from './fixtures.js';
+import { expectAccessible, type Lng, screenshot, signUpViaApi, tr } from './fixtures.js';
 
 /*
  * Personal API keys on the account page, in both languages: create one, see it once, use it, revoke it.
  */
 
 async function signUp(page: Page, lng: Lng): Promise<void> {
-  await page.goto(`/?lng=${lng}`);
-  const res = await page.request.post('/api/auth/signup', {
-    data: { email: newEmail('keys'), password: 'e2e-password-123', fullName: 'E2E Keys', language: lng },
-    headers: { origin: new URL(page.url()).origin },
-  });
-  expect(res.status()).toBe(201);
+  await signUpViaApi(page, 'E2E Keys', lng);
 }
 
 const meWith = (page: Page, key: string) =>

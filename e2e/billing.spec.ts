@@ -1,12 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
 import {
+  chooseLanguage,
   expectAccessible,
   fillAndSendSurvey,
+  originOf,
   screenshot,
   setConfig,
-  signUpViaApi,
   SETTINGS,
+  signUpViaApi,
 } from './fixtures.js';
 
 // The words each language shows; both journeys assert on what a reader of that language sees.
@@ -78,8 +80,7 @@ for (const lng of ['en', 'es'] as const) {
   const t = TEXT[lng];
 
   test(`buying a pack and a monthly plan, then reading the history (${lng})`, async ({ page }) => {
-    await page.goto(`/?lng=${lng}`);
-    await signUpViaApi(page, 'Beatriz Buyer');
+    await signUpViaApi(page, 'Beatriz Buyer', lng);
 
     await page.goto('/account');
     await expect(page.getByTestId('account-name')).toHaveText('Beatriz Buyer');
@@ -159,8 +160,7 @@ for (const lng of ['en', 'es'] as const) {
 }
 
 test('a run shows as the last execution and under Executions, in red with its workflow', async ({ page }) => {
-  await page.goto('/?lng=en');
-  await signUpViaApi(page, 'Rita Runner');
+  await signUpViaApi(page, 'Rita Runner', 'en');
   const workflows = (await (await page.request.get('/api/workflows/public')).json()) as Array<{
     id: string;
     name: { en: string };
@@ -186,8 +186,8 @@ test('a run shows as the last execution and under Executions, in red with its wo
 
 test('a new account with no sign-up bonus sees the empty history', SETTINGS, async ({ page, request }) => {
   // The admin turns the sign-up gift off for a moment, so this account starts with no ledger rows at all.
-  await page.goto('/?lng=en');
-  const headers = { origin: new URL(page.url()).origin };
+  await chooseLanguage(page, 'en');
+  const headers = { origin: originOf(page) };
   const signin = await request.post('/api/auth/signin', { data: E2E_ADMIN, headers });
   expect(signin.status()).toBe(200);
   const restore = await setConfig({ request, origin: headers.origin }, 'signup_bonus_credits', 0);
@@ -209,8 +209,7 @@ for (const lng of ['en', 'es'] as const) {
     }) => {
       const context = await browser.newContext({ viewport: { width, height: 900 } });
       const page = await context.newPage();
-      await page.goto(`/?lng=${lng}`);
-      await signUpViaApi(page, 'Ana Accesible');
+      await signUpViaApi(page, 'Ana Accesible', lng);
       await page.goto('/buy-credits');
       await expect(page.getByTestId('demo-mode')).toBeVisible();
       await page.getByTestId('plan-unique-business').click();

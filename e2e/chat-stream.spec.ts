@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectAccessible, screenshot, signUpViaApi, expectResultScreen } from './fixtures.js';
+import { expectAccessible, expectResultScreen, screenshot, signUpViaApi } from './fixtures.js';
 
 // The seeded chat demo; no LLM is configured here, so the scripted demo assistant answers, word by word.
 const CHAT_DEMO_ID = 'd3e0a000-0000-4000-8000-000000000001';
@@ -44,8 +44,7 @@ for (const lng of ['en', 'es'] as const) {
       test.setTimeout(120_000);
       const t = TEXT[lng];
       await page.setViewportSize({ width, height: 860 });
-      await page.goto(`/?lng=${lng}`);
-      await signUpViaApi(page, lng === 'es' ? 'Lucía Prueba' : 'Liam Tester');
+      await signUpViaApi(page, lng === 'es' ? 'Lucía Prueba' : 'Liam Tester', lng);
       await page.goto(`/workflows/${CHAT_DEMO_ID}/execute?lng=${lng}`);
       const input = page.locator('#chat-input');
       const writing = page.locator('[data-streaming=true]');

@@ -1,18 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../playwright.config.js';
-import { expectAccessible, screenshot } from './fixtures.js';
+import { expectAccessible, screenshot, signInAsAdmin } from './fixtures.js';
 
 // The journeys' server runs on PostgreSQL when TEST_DATABASE_URL is set (e2e/server.mjs), and then with
 // PAYMENT_PROVIDER=demo named: a real deployment that grants purchases for free, which admins must be told.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 async function openAdmin(page: Page, path: string, lng: 'en' | 'es'): Promise<void> {
-  await page.goto(`/?lng=${lng}`);
-  const res = await page.request.post('/api/auth/signin', {
-    data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
-    headers: { origin: new URL(page.url()).origin },
-  });
-  expect(res.ok()).toBe(true);
+  await signInAsAdmin(page, lng);
   await page.goto(`${path}?lng=${lng}`);
 }
 

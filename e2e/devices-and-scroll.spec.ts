@@ -35,8 +35,7 @@ for (const width of [390, 1280] as const) {
 
     for (const lng of ['en', 'es'] as const satisfies Lng[]) {
       test(`lists the signed-in devices and signs one out (${lng})`, async ({ page, browser, baseURL }) => {
-        await page.goto(`/?lng=${lng}`);
-        const { email, password } = await signUpViaApi(page, 'Dana Devices');
+        const { email, password } = await signUpViaApi(page, 'Dana Devices', lng);
         const phone = await phoneOf(browser, baseURL, email, password);
 
         await page.goto(`/account?lng=${lng}`);
@@ -84,8 +83,7 @@ for (const width of [390, 1280] as const) {
       });
 
       test(`a new page opens at its top; Back returns to where the reader was (${lng})`, async ({ page }) => {
-        await page.goto(`/?lng=${lng}`);
-        await signUpViaApi(page, 'Sol Scroll');
+        await signUpViaApi(page, 'Sol Scroll', lng);
         await page.goto(`/account?lng=${lng}`);
         await expect(page.getByTestId('settings-sessions')).toBeVisible();
         await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');

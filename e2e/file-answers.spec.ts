@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
-import { expectAccessible, screenshot, signUpViaApi } from './fixtures.js';
+import { expectAccessible, screenshot, signInAsAdmin, signUpViaApi } from './fixtures.js';
 
 /*
  * Files as survey answers, in both languages at a phone's and a desktop's width: the admin adds a file
@@ -73,12 +73,7 @@ const SALES = 'region,sales,units\nNorth,1200.5,10\nSouth,800,4\nNorth,99.5,1\n'
 const csv = (name: string, text = SALES) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
 
 async function signInAdmin(page: Page, lng: Lng): Promise<void> {
-  await page.goto(`/?lng=${lng}`);
-  const res = await page.request.post('/api/auth/signin', {
-    data: E2E_ADMIN,
-    headers: { origin: new URL(page.url()).origin },
-  });
-  expect(res.ok()).toBe(true);
+  await signInAsAdmin(page, lng);
 }
 
 for (const lng of ['en', 'es'] as const) {
@@ -134,8 +129,7 @@ for (const lng of ['en', 'es'] as const) {
     }) => {
       const context = await browser.newContext({ baseURL, viewport: { width, height: 900 } });
       const page = await context.newPage();
-      await page.goto(`/?lng=${lng}`);
-      await signUpViaApi(page, 'Fiona File');
+      await signUpViaApi(page, 'Fiona File', lng);
       await page.goto(`/workflows/${CSV_SUMMARY}/execute?lng=${lng}`);
       const choose = page.getByRole('button', { name: t.choose });
       await expect(choose).toBeVisible();

@@ -106,8 +106,7 @@ test('a session that ends while the app is open sends the person to sign in at t
   page,
   context,
 }) => {
-  await page.goto('/?lng=en');
-  await signUpViaApi(page, 'Sam Expired');
+  await signUpViaApi(page, 'Sam Expired', 'en');
   // The bell loads lazily and reads its count: once that call is answered, the next call is the click below.
   const bellRead = page.waitForResponse((r) => r.url().includes('/api/notifications/unread-count'));
   await page.goto('/workflows');

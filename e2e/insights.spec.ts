@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, request, test } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
-import { expectAccessible, type Lng, originOf, shot, signUpViaApi, tr } from './fixtures.js';
+import { chooseLanguage, expectAccessible, type Lng, originOf, shot, signUpViaApi, tr } from './fixtures.js';
 
 /*
  * Admin > Insights: a customer runs a workflow of its own (so no other journey's runs count in it), the admin
@@ -53,7 +53,7 @@ for (const lng of ['en', 'es'] as const satisfies Lng[]) {
     await customerContext.close();
 
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`/?lng=${lng}`);
+    await chooseLanguage(page, lng);
     expect(
       (
         await page.request.post('/api/auth/signin', {

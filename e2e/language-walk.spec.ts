@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
-import { SCREENS, signUpViaApi } from './fixtures.js';
+import { originOf, SCREENS, signUpViaApi } from './fixtures.js';
 
 type Lng = 'en' | 'es';
 
@@ -217,14 +217,13 @@ for (const lng of ['en', 'es'] as const) {
       const findings: Finding[] = [];
       for (const path of VISITOR_PATHS) await checkPage(page, lng, path, findings);
 
-      await page.goto(`/?lng=${lng}`);
-      await signUpViaApi(page, 'Walker');
+      await signUpViaApi(page, 'Walker', lng);
       for (const path of USER_PATHS) await checkPage(page, lng, path, findings);
 
       await page.context().clearCookies();
       const res = await page.request.post('/api/auth/signin', {
         data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
-        headers: { origin: new URL(page.url()).origin },
+        headers: { origin: originOf(page) },
       });
       expect(res.ok()).toBe(true);
       for (const path of ADMIN_PATHS) await checkPage(page, lng, path, findings);

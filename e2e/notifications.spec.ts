@@ -17,8 +17,7 @@ for (const width of [390, 1280]) {
 
     for (const lng of ['en', 'es'] as const) {
       test(`the bell tells of a run that ended unwatched (${lng})`, async ({ page }) => {
-        await page.goto(`/?lng=${lng}`);
-        await signUpViaApi(page, 'Nora Notice');
+        await signUpViaApi(page, 'Nora Notice', lng);
         await page.goto(`/my-workflows?lng=${lng}`);
         const bell = page.getByTestId('notification-bell');
         await expect(bell).toHaveAttribute('aria-label', tr(lng, 'common', 'bell.button_zero'));

@@ -2,8 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../playwright.config.js';
-import { expectAccessible, type Lng, newEmail, screenshot, tr } from './fixtures.js';
+import {
+  expectAccessible,
+  type Lng,
+  originOf,
+  screenshot,
+  signInAsAdmin,
+  signUpViaApi,
+  tr,
+} from './fixtures.js';
 
 /*
  * An app (Claude's connector, say) connects by OAuth: its authorisation request sends a signed-out person to
@@ -44,15 +51,10 @@ async function registerApp(page: Page, name: string, redirect: string): Promise<
 }
 
 /** A second browser window, signed in as the journeys' administrator. */
-async function signedInAdmin(browser: Browser, lng: Lng, origin: string) {
+async function signedInAdmin(browser: Browser, lng: Lng) {
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
-  await admin.goto(`/?lng=${lng}`);
-  const signedIn = await admin.request.post('/api/auth/signin', {
-    data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
-    headers: { origin },
-  });
-  expect(signedIn.ok()).toBe(true);
+  await signInAsAdmin(admin, lng);
   return { adminContext, admin };
 }
 
@@ -68,17 +70,10 @@ for (const lng of ['es', 'en'] as const satisfies Lng[]) {
     context,
     browser,
   }) => {
-    await page.goto(`/?lng=${lng}`);
-    const email = newEmail('oauth');
-    const password = 'e2e-password-123';
-    const origin = new URL(page.url()).origin;
-    const signup = await page.request.post('/api/auth/signup', {
-      data: { email, password, fullName: 'E2E OAuth', language: lng },
-      headers: { origin },
-    });
-    expect(signup.status()).toBe(201);
-    // Signed out, as a person arriving from the app usually is.
-    await context.clearCookies();
+    const { email, password } = await signUpViaApi(page, 'E2E OAuth', lng);
+    const origin = originOf(page);
+    // Signed out, as a person arriving from the app usually is; their browser still knows their language.
+    await context.clearCookies({ name: 'flujo_session' });
 
     const name = `Claude ${lng}`;
     const app = await appCallback();
@@ -158,7 +153,7 @@ for (const lng of ['es', 'en'] as const satisfies Lng[]) {
     await page.setViewportSize({ width: 1280, height: 720 });
 
     // An admin sees the app among the person's, in the users list.
-    const { adminContext, admin } = await signedInAdmin(browser, lng, origin);
+    const { adminContext, admin } = await signedInAdmin(browser, lng);
     await admin.goto(`/admin/users?lng=${lng}`);
     await admin.getByRole('searchbox', { name: tr(lng, 'admin', 'users.search') }).fill(email);
     await admin.getByRole('button', { name: tr(lng, 'admin', 'users.appsNamed', { email }) }).click();
@@ -187,13 +182,8 @@ for (const lng of ['es', 'en'] as const satisfies Lng[]) {
     page,
     browser,
   }) => {
-    await page.goto(`/?lng=${lng}`);
-    const origin = new URL(page.url()).origin;
-    const signup = await page.request.post('/api/auth/signup', {
-      data: { email: newEmail('oauth-admin'), password: 'e2e-password-123', fullName: 'E2E', language: lng },
-      headers: { origin },
-    });
-    expect(signup.status()).toBe(201);
+    await signUpViaApi(page, 'E2E', lng);
+    const origin = originOf(page);
     const app = await appCallback();
     // As n8n's Flujo credential asks: the discovery document's scopes, and the management API as the resource.
     const clientId = await registerApp(page, 'n8n', app.uri);
@@ -224,7 +214,7 @@ for (const lng of ['es', 'en'] as const satisfies Lng[]) {
     await screenshot(page, `oauth-consent-admin-refused-${lng}-1280`);
 
     // An administrator approves: the app gets its code.
-    const { adminContext, admin } = await signedInAdmin(browser, lng, origin);
+    const { adminContext, admin } = await signedInAdmin(browser, lng);
     await consentFor(admin);
     await expect(admin.getByRole('alert')).toHaveCount(0);
     await expectAccessible(admin);

@@ -1,6 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../playwright.config.js';
-import { type Lng, originOf, SCREENS, tr } from './fixtures.js';
+import { type Lng, SCREENS, signInAsAdmin, tr } from './fixtures.js';
 
 /*
  * Every placeholder fits its field, in both languages on a phone and a desktop: a hint cut off at the field's
@@ -44,12 +43,7 @@ for (const width of [390, 1280] as const) {
 
     for (const lng of ['es', 'en'] as const satisfies Lng[]) {
       test(`every placeholder fits its field (${lng})`, SCREENS, async ({ page }) => {
-        await page.goto(`/?lng=${lng}`);
-        const signin = await page.request.post('/api/auth/signin', {
-          data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
-          headers: { origin: originOf(page) },
-        });
-        expect(signin.ok()).toBe(true);
+        await signInAsAdmin(page, lng);
         const cut: string[] = [];
         for (const path of PAGES) {
           await page.goto(`${path}?lng=${lng}`);

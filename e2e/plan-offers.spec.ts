@@ -45,8 +45,7 @@ for (const lng of ['en', 'es'] as const satisfies Lng[]) {
       test.setTimeout(150_000);
       const context = await browser.newContext({ viewport: { width, height: 900 } });
       const page = await context.newPage();
-      await page.goto(`/?lng=${lng}`);
-      await signUpViaApi(page, 'Olga Oferta');
+      await signUpViaApi(page, 'Olga Oferta', lng);
       let balance = 5;
 
       for (const offer of ACCOUNT_OFFERS) {

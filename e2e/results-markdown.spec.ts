@@ -47,8 +47,7 @@ for (const lng of ['en', 'es'] as const) {
       page,
     }) => {
       await page.setViewportSize({ width, height: 860 });
-      await page.goto(`/?lng=${lng}`);
-      await signUpViaApi(page, lng === 'es' ? 'Marta Tablas' : 'Mark Tables');
+      await signUpViaApi(page, lng === 'es' ? 'Marta Tablas' : 'Mark Tables', lng);
       await page.goto(`/workflows/${CSV_SUMMARY}/execute?lng=${lng}`);
       await expect(page.getByRole('button', { name: t.choose })).toBeVisible();
       await page
@@ -82,8 +81,7 @@ for (const lng of ['en', 'es'] as const) {
       page,
     }) => {
       await page.setViewportSize({ width, height: 860 });
-      await page.goto(`/?lng=${lng}`);
-      await signUpViaApi(page, lng === 'es' ? 'Fermín Fallo' : 'Fay Failure');
+      await signUpViaApi(page, lng === 'es' ? 'Fermín Fallo' : 'Fay Failure', lng);
       await page.goto(`/workflows/${ALWAYS_FAILS}/execute?lng=${lng}`);
       await fillSurvey(page, lng);
       await page.getByRole('button', { name: tr(lng, 'execute', 'survey.submit') }).click();

@@ -1,14 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../playwright.config.js';
 import {
   expectAccessible,
   fillAndSendSurvey,
   type Lng,
+  screenshot,
   shot,
+  signInAsAdmin,
   signUpViaApi,
   tr,
-  originOf,
-  screenshot,
 } from './fixtures.js';
 
 /*
@@ -69,8 +68,7 @@ for (const width of [390, 1280] as const) {
         test.setTimeout(180_000);
         const workflow = WORKFLOWS[`${width}-${lng}`];
         const name = workflow.name[lng];
-        await page.goto(`/?lng=${lng}`);
-        await signUpViaApi(page, 'Rosa Reviewer');
+        await signUpViaApi(page, 'Rosa Reviewer', lng);
 
         // Before any run: the card offers the reviews, but no form to write one.
         await page.goto(`/workflows?lng=${lng}`);
@@ -138,12 +136,7 @@ for (const width of [390, 1280] as const) {
 
         const adminContext = await browser.newContext({ viewport: page.viewportSize() ?? undefined });
         const admin = await adminContext.newPage();
-        await admin.goto(`/?lng=${lng}`);
-        const signin = await admin.request.post('/api/auth/signin', {
-          data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
-          headers: { origin: originOf(admin) },
-        });
-        expect(signin.ok()).toBe(true);
+        await signInAsAdmin(admin, lng);
         await admin.goto(`/admin/workflows?lng=${lng}&q=${encodeURIComponent(name)}`);
         await admin.getByRole('button', { name: tr(lng, 'admin', 'reviews.openNamed', { name }) }).click();
         const adminDialog = admin.getByRole('dialog');

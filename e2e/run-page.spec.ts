@@ -2,11 +2,11 @@ import { expect, test } from '@playwright/test';
 import {
   chatToTheEnd,
   expectAccessible,
+  expectResultScreen,
   fillAndSendSurvey,
   shot,
   signUpViaApi,
   tr,
-  expectResultScreen,
 } from './fixtures.js';
 
 /*
@@ -32,8 +32,7 @@ for (const width of [390, 1280]) {
     for (const lng of ['en', 'es'] as const) {
       test(`results, history and run page (${lng})`, async ({ page }) => {
         test.setTimeout(180_000);
-        await page.goto(`/?lng=${lng}`);
-        await signUpViaApi(page, 'Rita Runpage');
+        await signUpViaApi(page, 'Rita Runpage', lng);
 
         // A text result: Markdown, the copy button and the raw data behind a disclosure.
         await page.goto(`/workflows/${CHAT_SUMMARY}/execute?lng=${lng}`);

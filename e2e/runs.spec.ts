@@ -5,11 +5,12 @@ import {
   adjustCreditsAsAdmin,
   chatToTheEnd,
   expectAccessible,
+  expectResultScreen,
   fillSurvey,
   type Lng,
+  originOf,
   screenshot,
   signUpViaApi,
-  expectResultScreen,
   tr,
 } from './fixtures.js';
 
@@ -115,8 +116,7 @@ for (const lng of ['es', 'en'] as const) {
   }) => {
     const t = TEXT[lng];
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`/?lng=${lng}`);
-    await signUpViaApi(page, lng === 'es' ? 'Lucía Prueba' : 'Liam Tester');
+    await signUpViaApi(page, lng === 'es' ? 'Lucía Prueba' : 'Liam Tester', lng);
 
     // The catalogue: search and the category filter narrow the grid.
     await page.goto(`/workflows?lng=${lng}`);
@@ -221,8 +221,7 @@ for (const lng of ['es', 'en'] as const) {
     }) => {
       const t = TEXT[lng];
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await page.goto(`/?lng=${lng}`);
-      await signUpViaApi(page, 'Rita Reload');
+      await signUpViaApi(page, 'Rita Reload', lng);
       const survey = demo('survey-csv');
       const runs = async () =>
         (await (await page.request.get('/api/executions')).json()) as Array<{ id: string; status: string }>;
@@ -261,8 +260,7 @@ for (const lng of ['es', 'en'] as const) {
 
 test('a reopened chat continues its conversation, charged once at its first message', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto('/?lng=en');
-  await signUpViaApi(page, 'Chris Continue');
+  await signUpViaApi(page, 'Chris Continue', 'en');
   const chat = demo('chat-summary');
   await openFromCatalogue(page, chat, 'en');
   await expect(badge(page)).toHaveText('5');
@@ -290,8 +288,7 @@ for (const lng of ['es', 'en'] as const) {
     baseURL,
   }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`/?lng=${lng}`);
-    await signUpViaApi(page, 'Nora Nocredit');
+    await signUpViaApi(page, 'Nora Nocredit', lng);
     const survey = demo('survey-csv');
     await openFromCatalogue(page, survey, lng);
     await fillSurvey(page, lng);
@@ -312,8 +309,7 @@ for (const lng of ['es', 'en'] as const) {
 }
 
 test('the failing demo workflow ends failed with its error, and the credit comes back', async ({ page }) => {
-  await page.goto('/?lng=en');
-  await signUpViaApi(page, 'Fiona Failure');
+  await signUpViaApi(page, 'Fiona Failure', 'en');
   const failing = demo('always-fails');
   await openFromCatalogue(page, failing, 'en');
   if (failing.interactionType === 'chatbot') await chatToTheEnd(page, ['Sync my stock', 'All warehouses']);
@@ -335,8 +331,7 @@ test('the failing demo workflow ends failed with its error, and the credit comes
 });
 
 test('a slow workflow shows its progress messages, and an image result is previewed', async ({ page }) => {
-  await page.goto('/?lng=en');
-  await signUpViaApi(page, 'Paula Patience');
+  await signUpViaApi(page, 'Paula Patience', 'en');
   const slow = demo('slow-research');
   await openFromCatalogue(page, slow, 'en');
   await chatToTheEnd(page, ['Vegan pastries for offices', 'Madrid', 'Small teams']);
@@ -368,8 +363,7 @@ test('a browser without server-sent events follows the slow run by polling to it
   await page.addInitScript(() => {
     Reflect.deleteProperty(globalThis, 'EventSource');
   });
-  await page.goto('/?lng=es');
-  await signUpViaApi(page, 'Sara Sondeo');
+  await signUpViaApi(page, 'Sara Sondeo', 'es');
   const slow = demo('slow-research');
   await openFromCatalogue(page, slow, 'es');
   await chatToTheEnd(page, ['Pasteles veganos', 'Madrid', 'Equipos pequeños']);
@@ -405,8 +399,7 @@ test('when the assistant cannot answer, the chat says so in Spanish and lets the
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: string };
 
-  await page.goto('/?lng=es');
-  await signUpViaApi(page, 'Elena Error');
+  await signUpViaApi(page, 'Elena Error', 'es');
   await page.goto(`/workflows/${id}/execute?lng=es`);
   const input = page.locator('#chat-input');
   await expect(input).toBeEnabled();
@@ -427,12 +420,11 @@ test('someone without credits gets the insufficient-credits dialog and can go bu
   page,
   baseURL,
 }) => {
-  await page.goto('/?lng=en');
-  await signUpViaApi(page, 'Penny Less');
+  await signUpViaApi(page, 'Penny Less', 'en');
   const chat = demo('chat-summary');
   // The free credits are gone; opening a run page only checks the balance, so the start is refused.
   await adjustCreditsAsAdmin(baseURL!, page, -5, 'spent elsewhere');
-  const origin = new URL(page.url()).origin;
+  const origin = originOf(page);
   const start = await page.request.post('/api/executions/start', {
     data: { workflowId: chat.id },
     headers: { origin },
@@ -456,8 +448,7 @@ test('someone without credits gets the insufficient-credits dialog and can go bu
 });
 
 test('an unknown workflow shows not found with a way back', async ({ page }) => {
-  await page.goto('/?lng=en');
-  await signUpViaApi(page);
+  await signUpViaApi(page, 'E2E User', 'en');
   await page.goto('/workflows/00000000-0000-4000-8000-000000000000/execute?lng=en');
   await expect(page.getByRole('heading', { name: 'Workflow not found' })).toBeVisible();
   await page.getByRole('link', { name: 'Back to workflows' }).click();
@@ -467,8 +458,7 @@ test('an unknown workflow shows not found with a way back', async ({ page }) => 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
   test('catalogue, chat, survey, result and history fit a 390 px screen', async ({ page }) => {
-    await page.goto('/?lng=es');
-    await signUpViaApi(page, 'Pablo Móvil');
+    await signUpViaApi(page, 'Pablo Móvil', 'es');
     await page.goto('/workflows?lng=es');
     await expect(page.getByTestId('workflow-card').first()).toBeVisible();
     await screenshot(page, 'runs-catalogue-es-390');

@@ -18,8 +18,7 @@ for (const lng of ['es', 'en'] as const satisfies readonly Lng[]) {
     `keeps a file with saved answers and runs them with it (${lng})`,
     SCREENS,
     async ({ page, baseURL }) => {
-      await page.goto(`/?lng=${lng}`);
-      await signUpViaApi(page, lng === 'es' ? 'Nuria Archivo' : 'Fran Files');
+      await signUpViaApi(page, lng === 'es' ? 'Nuria Archivo' : 'Fran Files', lng);
       const name = lng === 'es' ? 'Ventas con archivo' : 'Sales with a file';
       const created = await page.request.post('/api/saved-inputs', {
         data: { workflowId: CSV_SUMMARY, name, answers: {}, lang: lng },

@@ -37,8 +37,7 @@ for (const lng of ['es', 'en'] as const satisfies readonly Lng[]) {
     `saves a survey's answers, lists them and runs them without the form (${lng})`,
     SCREENS,
     async ({ page }) => {
-      await page.goto(`/?lng=${lng}`);
-      await signUpViaApi(page, lng === 'es' ? 'Lucía Guardada' : 'Sam Saver');
+      await signUpViaApi(page, lng === 'es' ? 'Lucía Guardada' : 'Sam Saver', lng);
 
       // Saved from the form, without running.
       await page.goto(`/workflows/${surveyId}/execute`);

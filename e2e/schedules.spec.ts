@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectAccessible, type Lng, newEmail, originOf, screenshot, tr } from './fixtures.js';
+import { expectAccessible, type Lng, originOf, screenshot, signUpViaApi, tr } from './fixtures.js';
 
 /*
  * Schedules of saved answers, in both languages, on a phone and a desktop: the person's time zone comes from
@@ -49,12 +49,7 @@ for (const lng of ['en', 'es'] as const satisfies Lng[]) {
     test(`saved answers are scheduled and show their next run times (${lng}, ${width})`, async ({ page }) => {
       await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
       await page.emulateMedia({ reducedMotion: 'reduce' });
-      await page.goto(`/?lng=${lng}`);
-      const res = await page.request.post('/api/auth/signup', {
-        data: { email: newEmail('schedules'), password: 'e2e-password-123', fullName: 'E2E Schedules' },
-        headers: { origin: originOf(page) },
-      });
-      expect(res.status()).toBe(201);
+      await signUpViaApi(page, 'E2E Schedules', lng);
       await savedAnswers(page);
 
       await page.goto(`/schedules?lng=${lng}`);

@@ -1,13 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
 import {
+  chooseLanguage,
   expectAccessible,
+  originOf,
   SCREENS,
   screenshot,
-  signUpViaApi,
-  originOf,
   setConfig,
   SETTINGS,
+  signInAsAdmin,
+  signUpViaApi,
 } from './fixtures.js';
 
 // Fixed ids of the demo workflows (demo/catalog.ts).
@@ -15,15 +17,6 @@ const CHAT_DEMO = 'd3e0a000-0000-4000-8000-000000000001';
 const SURVEY_DEMO = 'd3e0a000-0000-4000-8000-000000000005';
 
 const badge = (page: Page) => page.getByTestId('credits-badge').filter({ visible: true });
-
-async function signInAsAdmin(page: Page): Promise<void> {
-  await page.goto('/?lng=en');
-  const res = await page.request.post('/api/auth/signin', {
-    data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
-    headers: { origin: originOf(page) },
-  });
-  expect(res.ok()).toBe(true);
-}
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlaps = (a: Box, b: Box) =>
@@ -38,7 +31,7 @@ test('every screen names itself in the title bar, in the current language', SCRE
   await expect(page).toHaveTitle('Sign in · Flujo');
   await page.goto('/no/such/page?lng=es');
   await expect(page).toHaveTitle('Página no encontrada · Flujo');
-  await signInAsAdmin(page);
+  await signInAsAdmin(page, 'en');
   await page.goto('/admin/users?lng=es');
   await expect(page).toHaveTitle('Usuarios · Panel de administración · Flujo');
 });
@@ -66,8 +59,7 @@ test(
 );
 
 test('closing the credits modal puts focus back on the credits badge', SCREENS, async ({ page }) => {
-  await page.goto('/?lng=en');
-  await signUpViaApi(page, 'Focus Keeper');
+  await signUpViaApi(page, 'Focus Keeper', 'en');
   await page.goto('/workflows?lng=en');
   await badge(page).focus();
   await page.keyboard.press('Enter');
@@ -83,8 +75,7 @@ test('closing the credits modal puts focus back on the credits badge', SCREENS, 
 });
 
 test('a malformed workflow id shows "Workflow not found", not a temporary error', async ({ page }) => {
-  await page.goto('/?lng=en');
-  await signUpViaApi(page, 'Typo Typer');
+  await signUpViaApi(page, 'Typo Typer', 'en');
   await page.goto('/workflows/not-a-uuid/execute?lng=en');
   await expect(page.getByRole('heading', { name: 'Workflow not found' })).toBeVisible();
   await expect(page.getByText('try again', { exact: false })).toHaveCount(0);
@@ -95,8 +86,7 @@ test('a malformed workflow id shows "Workflow not found", not a temporary error'
 for (const width of [390, 1280]) {
   test(`a toast never covers the chat's message box (${width}px)`, SCREENS, async ({ page }) => {
     await page.setViewportSize({ width, height: width < 600 ? 844 : 800 });
-    await page.goto('/?lng=en');
-    await signUpViaApi(page, 'Toast Watcher');
+    await signUpViaApi(page, 'Toast Watcher', 'en');
     // The assistant fails once, which is what raises a toast on this screen.
     await page.route('**/api/chat', (route) =>
       route.fulfill({
@@ -126,8 +116,7 @@ for (const width of [390, 1280]) {
 
 test('on a phone a toast over the survey stays clear of its submit button', SCREENS, async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/?lng=en');
-  await signUpViaApi(page, 'Survey Toaster');
+  await signUpViaApi(page, 'Survey Toaster', 'en');
   await page.route('**/api/executions/*/complete', (route) =>
     route.fulfill({
       status: 500,
@@ -153,10 +142,10 @@ test('on a phone a toast over the survey stays clear of its submit button', SCRE
 });
 
 test("the admin's own row in the users list offers no Suspend", async ({ page }) => {
-  await page.goto('/?lng=en');
+  await chooseLanguage(page, 'en');
   const other = await signUpViaApi(page, 'Someone Else');
   await page.context().clearCookies();
-  await signInAsAdmin(page);
+  await signInAsAdmin(page, 'en');
   await page.goto('/admin/users?lng=en');
   await page.getByRole('searchbox').fill(E2E_ADMIN.email);
   const ownRow = page.getByRole('row').filter({ hasText: E2E_ADMIN.email });
@@ -171,7 +160,7 @@ test("the admin's own row in the users list offers no Suspend", async ({ page })
 });
 
 test('the configuration screen says when chats use the built-in demo assistant', async ({ page }) => {
-  await signInAsAdmin(page);
+  await signInAsAdmin(page, 'en');
   await page.goto('/admin/config?lng=es');
   await expect(page.getByTestId('assistant-notice')).toContainText(
     'Los chats usan el asistente de demostración integrado.',
@@ -184,7 +173,7 @@ test(
   'near its message limit the chat counts down, and at the limit it wraps up and the run is sent',
   SETTINGS,
   async ({ page, browser, baseURL }) => {
-    await signInAsAdmin(page);
+    await signInAsAdmin(page, 'en');
     const restore = await setConfig(
       { request: page.request, origin: originOf(page) },
       'chat_max_messages',
@@ -222,8 +211,7 @@ test(
 );
 
 test('survey options read in the UI language only', async ({ page }) => {
-  await page.goto('/?lng=es');
-  await signUpViaApi(page, 'Lectora Bilingüe');
+  await signUpViaApi(page, 'Lectora Bilingüe', 'es');
   await page.goto(`/workflows/${SURVEY_DEMO}/execute?lng=es`);
   const severity = page.getByLabel(/Gravedad/);
   await expect(severity.locator('option')).toHaveText([

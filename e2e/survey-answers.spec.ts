@@ -50,8 +50,7 @@ for (const lng of ['es', 'en'] as const satisfies readonly Lng[]) {
     `the survey form shows its own translated messages next to the fields (${lng})`,
     SCREENS,
     async ({ page }) => {
-      await page.goto(`/?lng=${lng}`);
-      await signUpViaApi(page, lng === 'es' ? 'Lucía Prueba' : 'Liam Tester');
+      await signUpViaApi(page, lng === 'es' ? 'Lucía Prueba' : 'Liam Tester', lng);
       await page.goto(`/workflows/${workflowId}/execute`);
       const submit = page.getByRole('button', { name: tr(lng, 'execute', 'survey.submit') });
       await expect(submit).toBeVisible();

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
-import { expectAccessible, type Lng, newEmail, screenshot, tr } from './fixtures.js';
+import { expectAccessible, type Lng, screenshot, signUpViaApi, tr } from './fixtures.js';
 
 /*
  * The customer's own webhooks on the account page, in both languages and at phone and desktop widths: add an
@@ -37,12 +37,7 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; clo
 }
 
 async function signUp(page: Page, lng: Lng): Promise<void> {
-  await page.goto(`/?lng=${lng}`);
-  const res = await page.request.post('/api/auth/signup', {
-    data: { email: newEmail('hooks'), password: 'e2e-password-123', fullName: 'E2E Hooks', language: lng },
-    headers: { origin: new URL(page.url()).origin },
-  });
-  expect(res.status()).toBe(201);
+  await signUpViaApi(page, 'E2E Hooks', lng);
 }
 
 for (const lng of ['en', 'es'] as const) {

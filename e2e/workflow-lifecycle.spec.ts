@@ -1,8 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../playwright.config.js';
-import { expectAccessible, fillAndSendSurvey, originOf, shot, tr, type Lng } from './fixtures.js';
+import {
+  expectAccessible,
+  fillAndSendSurvey,
+  type Lng,
+  originOf,
+  shot,
+  signInAsAdmin,
+  tr,
+} from './fixtures.js';
 
 /*
  * Issue 26, sections 4-6, in both languages (Spanish on a desktop, English on a phone): the admin edits a
@@ -35,12 +42,7 @@ test.afterAll(async () => {
 });
 
 async function signInAdmin(page: Page, lng: Lng): Promise<{ adminId: string }> {
-  await page.goto(`/?lng=${lng}`);
-  const res = await page.request.post('/api/auth/signin', {
-    data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
-    headers: { origin: originOf(page) },
-  });
-  expect(res.ok()).toBe(true);
+  await signInAsAdmin(page, lng);
   const me = (await (await page.request.get('/api/auth/me')).json()) as { id: string };
   return { adminId: me.id };
 }
