@@ -92,8 +92,9 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // The slow demo at 2 s a step instead of 5: its journeys still see a progress message, then the result.
       DEMO_SLOW_STEP_MS: '2000',
-      // The demo assistant writes a word every 100 ms: a long reply stays on screen long enough to be stopped.
-      DEMO_CHAT_WORD_MS: '100',
+      // The demo assistant writes a word every 50 ms (production's demo: 40). A reply is a few seconds of a journey;
+      // the reply the chat journey stops is long enough to stay on screen for several (e2e/chat-stream.spec.ts).
+      DEMO_CHAT_WORD_MS: '50',
       // The webhooks journey delivers to a receiver on loopback, which only a server allowing private addresses
       // may call; the embedded database allows them by default, PostgreSQL (production's) does not.
       ALLOW_PRIVATE_WEBHOOKS: 'true',

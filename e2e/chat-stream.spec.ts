@@ -21,8 +21,11 @@ const TEXT = {
   },
 } as const;
 
-/** A long answer, so that the summary that repeats it takes a few seconds to write. */
-const LONG_ANSWER = Array.from({ length: 45 }, (_, i) => `detail${i + 1}`).join(' ');
+/**
+ * A long answer, so that the summary that repeats it takes a few seconds to write: 90 words at 50 ms a word
+ * (playwright.config.ts) stay on screen about as long as 45 did at 100 ms, for Stop to be clicked meanwhile.
+ */
+const LONG_ANSWER = Array.from({ length: 90 }, (_, i) => `detail${i + 1}`).join(' ');
 
 /** Records, for the whole visit, whether the completion marker was ever on screen, even for a moment. */
 async function watchForMarker(page: Page): Promise<() => Promise<boolean>> {

@@ -118,9 +118,12 @@ for (const lng of ['es', 'en'] as const) {
     await page.setViewportSize({ width: 1280, height: 900 });
     await signUpViaApi(page, lng === 'es' ? 'Lucía Prueba' : 'Liam Tester', lng);
 
-    // The catalogue: search and the category filter narrow the grid.
+    // The catalogue: search and the category filter narrow the grid, once it shows. Typed into while the grid
+    // was still empty, on the first page of a fresh browser, the search once came back empty (CI, 2026-11-30);
+    // 16 runs here, and typing while the page's scripts, texts or calls were held back, kept it every time.
     await page.goto(`/workflows?lng=${lng}`);
     await expect(badge(page)).toHaveText('5');
+    await expect(page.getByTestId('workflow-card').first()).toBeVisible();
     const chat = demo('chat-summary');
     const survey = demo('survey-csv');
     await page.getByRole('searchbox').fill(chat.name[lng].toUpperCase());

@@ -15,7 +15,6 @@ import {
   fillSurvey,
   type Lng,
   screenshot,
-  SETTINGS,
   signUpViaApi,
   tr,
 } from './fixtures.js';
@@ -30,7 +29,8 @@ import {
  * The journeys' shared server has no SMTP server (with one, every journey's customer would have to verify their
  * address before a run), so this journey starts the app once more, as `npm start` runs it, on a database of its
  * own, sending its mail to the SMTP server here; its customer verifies their address from the mail, as anyone
- * would. Tagged @settings, so it runs after the other journeys, alone.
+ * would. Nothing of the shared server is touched, so it runs among the other journeys, each language on a
+ * worker of its own, each with its own server, SMTP server and service (decision 192).
  */
 
 interface Mail {
@@ -180,168 +180,168 @@ async function adminContext(baseURL: string): Promise<APIRequestContext> {
   return admin;
 }
 
+test.describe.configure({ mode: 'parallel' });
+
 for (const lng of ['en', 'es'] as const satisfies Lng[]) {
-  test(
-    `a failing workflow alerts, pauses itself, shows its 500s, and runs again once resumed (${lng})`,
-    SETTINGS,
-    async ({ browser }) => {
-      // A server to start, five runs, two browsers and a result: about a minute on an idle machine.
-      test.setTimeout(180_000);
-      const smtp = await startSmtp();
-      const app = await startApp(await freePort(), smtp.url);
-      const origin = app.url;
-      const service = await startService();
-      const admin = await adminContext(origin);
-      try {
-        const me = (await (await admin.get('/api/auth/me')).json()) as { id: string };
-        const name = { es: `Informe frágil ${Date.now()}`, en: `Fragile report ${Date.now()}` };
-        const created = await admin.post('/api/admin/workflows', {
-          data: {
-            userId: me.id,
-            name,
-            category: { es: 'Ventas', en: 'Sales' },
-            webhookUrl: service.url,
-            isPublic: true,
-            interactionType: 'survey',
-            surveyQuestions: [
-              { id: 'company', question: { es: 'Empresa', en: 'Company' }, type: 'text', required: true },
-            ],
-          },
-        });
-        expect(created.status()).toBe(201);
-        const { id } = (await created.json()) as { id: string };
+  test(`a failing workflow alerts, pauses itself, shows its 500s, and runs again once resumed (${lng})`, async ({
+    browser,
+  }) => {
+    // A server to start, five runs, two browsers and a result: about a minute on an idle machine.
+    test.setTimeout(180_000);
+    const smtp = await startSmtp();
+    const app = await startApp(await freePort(), smtp.url);
+    const origin = app.url;
+    const service = await startService();
+    const admin = await adminContext(origin);
+    try {
+      const me = (await (await admin.get('/api/auth/me')).json()) as { id: string };
+      const name = { es: `Informe frágil ${Date.now()}`, en: `Fragile report ${Date.now()}` };
+      const created = await admin.post('/api/admin/workflows', {
+        data: {
+          userId: me.id,
+          name,
+          category: { es: 'Ventas', en: 'Sales' },
+          webhookUrl: service.url,
+          isPublic: true,
+          interactionType: 'survey',
+          surveyQuestions: [
+            { id: 'company', question: { es: 'Empresa', en: 'Company' }, type: 'text', required: true },
+          ],
+        },
+      });
+      expect(created.status()).toBe(201);
+      const { id } = (await created.json()) as { id: string };
 
-        // A customer runs it five times; each run fails (refunded), the fifth pauses it.
-        const customerContext = await browser.newContext({
-          baseURL: origin,
-          viewport: { width: 1280, height: 900 },
-        });
-        const customer = await customerContext.newPage();
-        await customer.goto(`/?lng=${lng}`);
-        const { email } = await signUpViaApi(customer, 'Carla Customer');
-        const headers = { origin };
-        // This server mails: the customer verifies their address from the link in the mail.
-        await expect.poll(() => smtp.to(email).length, { timeout: 30_000 }).toBeGreaterThan(0);
-        const token = /verify-email\?token=([\w-]+)/.exec(smtp.to(email)[0]!.text)?.[1];
-        expect(token).toBeTruthy();
-        expect(
-          (await customer.request.post('/api/auth/verify-email', { data: { token }, headers })).ok(),
-        ).toBe(true);
-        for (let i = 0; i < 5; i += 1) {
-          const started = await customer.request.post('/api/executions/start', {
-            data: { workflowId: id, language: lng },
-            headers,
-          });
-          expect(started.status()).toBe(201);
-          const { executionId } = (await started.json()) as { executionId: string };
-          const done = await customer.request.post(`/api/executions/${executionId}/complete`, {
-            data: { responses: [{ question: 'Company', answer: 'Acme' }] },
-            headers,
-          });
-          expect(((await done.json()) as { status: string }).status).toBe('failed');
-        }
-        const refused = await customer.request.post('/api/executions/start', {
-          data: { workflowId: id, language: lng },
-          headers: { ...headers, 'accept-language': lng },
-        });
-        expect(refused.status()).toBe(409);
-        expect(((await refused.json()) as { code: string }).code).toBe('WORKFLOW_PAUSED');
-
-        // The catalogue shows it temporarily unavailable.
-        await customer.goto(`/workflows?lng=${lng}`);
-        const card = customer.getByTestId('workflow-card').filter({ hasText: name[lng] });
-        await expect(card.getByText(tr(lng, 'common', 'workflowHealth.paused'))).toBeVisible();
-        await expect(
-          card.getByRole('button', { name: tr(lng, 'catalogue', 'executeNamed', { name: name[lng] }) }),
-        ).toBeDisabled();
-        await screenshot(customer, `workflow-incidents-catalogue-${lng}`);
-        await customer.setViewportSize({ width: 390, height: 844 });
-        await expect(card.getByText(tr(lng, 'common', 'workflowHealth.paused'))).toBeVisible();
-        await screenshot(customer, `workflow-incidents-catalogue-${lng}-phone`);
-        await customer.setViewportSize({ width: 1280, height: 900 });
-
-        // The admin: the alert mail in the outbox, the open incident on the dashboard.
-        const adminBrowser = await browser.newContext({
-          baseURL: origin,
-          viewport: { width: 1280, height: 900 },
-        });
-        const adminPage = await adminBrowser.newPage();
-        await adminPage.goto(`/signin?lng=${lng}`);
-        expect(
-          (await adminPage.request.post('/api/auth/signin', { data: E2E_ADMIN, headers: { origin } })).ok(),
-        ).toBe(true);
-        // Two mails over SMTP: the incident (its last errors, a link to the workflow) and the pause.
-        const about = () =>
-          smtp.to(E2E_ADMIN.email).filter((m) => m.subject.includes(name.en) || m.subject.includes(name.es));
-        await expect.poll(() => about().length, { timeout: 30_000 }).toBe(2);
-        for (const mail of about()) expect(mail.text).toContain(`${origin}/admin/workflows/${id}`);
-        expect(about().some((m) => m.text.includes('credential expired'))).toBe(true);
-        await adminPage.goto(`/admin?lng=${lng}`);
-        await expect(adminPage.getByRole('link', { name: name[lng] }).first()).toBeVisible();
-
-        // A failed run's timeline shows the 500 of its first attempt.
-        await adminPage.goto(`/admin/executions?lng=${lng}`);
-        await adminPage
-          .getByRole('link', { name: tr(lng, 'admin', 'runDetail.open', { name: name[lng] }) })
-          .first()
-          .click();
-        await expect(
-          adminPage.getByRole('heading', { name: tr(lng, 'admin', 'runDetail.timeline') }),
-        ).toBeVisible();
-        await expect(adminPage.getByText(/HTTP 500/).first()).toBeVisible();
-        await expect(adminPage.getByText(/credential expired/).first()).toBeVisible();
-        await expectAccessible(adminPage);
-        await screenshot(adminPage, `workflow-incidents-timeline-${lng}`);
-        await adminPage.setViewportSize({ width: 390, height: 844 });
-        await expectAccessible(adminPage);
-        await screenshot(adminPage, `workflow-incidents-timeline-${lng}-phone`);
-        await adminPage.setViewportSize({ width: 1280, height: 900 });
-
-        // Mended, and resumed from the workflow's health page.
-        service.setMode('mended');
-        // A test run of the paused workflow succeeds, and charges no one.
-        const balance = async () =>
-          ((await (await adminPage.request.get('/api/auth/me')).json()) as { credits: number }).credits;
-        const customerBalance = async () =>
-          ((await (await customer.request.get('/api/auth/me')).json()) as { credits: number }).credits;
-        const [adminBefore, customerBefore] = [await balance(), await customerBalance()];
-        await adminPage.goto(`/admin/workflows/${id}/test?lng=${lng}`);
-        await expect(adminPage.getByTestId('test-run-notice')).toHaveText(tr(lng, 'execute', 'test.notice'));
-        await fillSurvey(adminPage, lng);
-        await adminPage.getByRole('button', { name: tr(lng, 'execute', 'survey.submit') }).click();
-        await expectResultScreen(adminPage);
-        await expectAccessible(adminPage);
-        await screenshot(adminPage, `workflow-incidents-test-run-${lng}`);
-        expect(await balance()).toBe(adminBefore);
-        expect(await customerBalance()).toBe(customerBefore);
-        // Still paused: a test run neither resumes it nor counts as its recovery.
-        const stillPaused = await customer.request.post('/api/executions/start', {
+      // A customer runs it five times; each run fails (refunded), the fifth pauses it.
+      const customerContext = await browser.newContext({
+        baseURL: origin,
+        viewport: { width: 1280, height: 900 },
+      });
+      const customer = await customerContext.newPage();
+      await customer.goto(`/?lng=${lng}`);
+      const { email } = await signUpViaApi(customer, 'Carla Customer');
+      const headers = { origin };
+      // This server mails: the customer verifies their address from the link in the mail.
+      await expect.poll(() => smtp.to(email).length, { timeout: 30_000 }).toBeGreaterThan(0);
+      const token = /verify-email\?token=([\w-]+)/.exec(smtp.to(email)[0]!.text)?.[1];
+      expect(token).toBeTruthy();
+      expect((await customer.request.post('/api/auth/verify-email', { data: { token }, headers })).ok()).toBe(
+        true,
+      );
+      for (let i = 0; i < 5; i += 1) {
+        const started = await customer.request.post('/api/executions/start', {
           data: { workflowId: id, language: lng },
           headers,
         });
-        expect(stillPaused.status()).toBe(409);
-        await adminPage.goto(`/admin/workflows/${id}/health?lng=${lng}`);
-        await expect(adminPage.getByText(tr(lng, 'admin', 'health.month'))).toBeVisible();
-        await adminPage.getByRole('button', { name: tr(lng, 'admin', 'health.resume') }).click();
-        await expect(adminPage.getByRole('button', { name: tr(lng, 'admin', 'health.pause') })).toBeVisible();
-        await expectAccessible(adminPage);
-        await screenshot(adminPage, `workflow-incidents-health-${lng}`);
-        await adminBrowser.close();
-
-        // The customer runs it in the web app.
-        await customer.goto(`/workflows/${id}/execute?lng=${lng}`);
-        await fillSurvey(customer, lng);
-        await customer.getByRole('button', { name: tr(lng, 'execute', 'survey.submit') }).click();
-        await expectResultScreen(customer);
-        await customerContext.close();
-        // Its first completed run closes the incident: one more mail, saying it recovered.
-        await expect.poll(() => about().length, { timeout: 30_000 }).toBe(3);
-      } finally {
-        await admin.dispose();
-        await service.close();
-        await app.stop();
-        await smtp.close();
+        expect(started.status()).toBe(201);
+        const { executionId } = (await started.json()) as { executionId: string };
+        const done = await customer.request.post(`/api/executions/${executionId}/complete`, {
+          data: { responses: [{ question: 'Company', answer: 'Acme' }] },
+          headers,
+        });
+        expect(((await done.json()) as { status: string }).status).toBe('failed');
       }
-    },
-  );
+      const refused = await customer.request.post('/api/executions/start', {
+        data: { workflowId: id, language: lng },
+        headers: { ...headers, 'accept-language': lng },
+      });
+      expect(refused.status()).toBe(409);
+      expect(((await refused.json()) as { code: string }).code).toBe('WORKFLOW_PAUSED');
+
+      // The catalogue shows it temporarily unavailable.
+      await customer.goto(`/workflows?lng=${lng}`);
+      const card = customer.getByTestId('workflow-card').filter({ hasText: name[lng] });
+      await expect(card.getByText(tr(lng, 'common', 'workflowHealth.paused'))).toBeVisible();
+      await expect(
+        card.getByRole('button', { name: tr(lng, 'catalogue', 'executeNamed', { name: name[lng] }) }),
+      ).toBeDisabled();
+      await screenshot(customer, `workflow-incidents-catalogue-${lng}`);
+      await customer.setViewportSize({ width: 390, height: 844 });
+      await expect(card.getByText(tr(lng, 'common', 'workflowHealth.paused'))).toBeVisible();
+      await screenshot(customer, `workflow-incidents-catalogue-${lng}-phone`);
+      await customer.setViewportSize({ width: 1280, height: 900 });
+
+      // The admin: the alert mail in the outbox, the open incident on the dashboard.
+      const adminBrowser = await browser.newContext({
+        baseURL: origin,
+        viewport: { width: 1280, height: 900 },
+      });
+      const adminPage = await adminBrowser.newPage();
+      await adminPage.goto(`/signin?lng=${lng}`);
+      expect(
+        (await adminPage.request.post('/api/auth/signin', { data: E2E_ADMIN, headers: { origin } })).ok(),
+      ).toBe(true);
+      // Two mails over SMTP: the incident (its last errors, a link to the workflow) and the pause.
+      const about = () =>
+        smtp.to(E2E_ADMIN.email).filter((m) => m.subject.includes(name.en) || m.subject.includes(name.es));
+      await expect.poll(() => about().length, { timeout: 30_000 }).toBe(2);
+      for (const mail of about()) expect(mail.text).toContain(`${origin}/admin/workflows/${id}`);
+      expect(about().some((m) => m.text.includes('credential expired'))).toBe(true);
+      await adminPage.goto(`/admin?lng=${lng}`);
+      await expect(adminPage.getByRole('link', { name: name[lng] }).first()).toBeVisible();
+
+      // A failed run's timeline shows the 500 of its first attempt.
+      await adminPage.goto(`/admin/executions?lng=${lng}`);
+      await adminPage
+        .getByRole('link', { name: tr(lng, 'admin', 'runDetail.open', { name: name[lng] }) })
+        .first()
+        .click();
+      await expect(
+        adminPage.getByRole('heading', { name: tr(lng, 'admin', 'runDetail.timeline') }),
+      ).toBeVisible();
+      await expect(adminPage.getByText(/HTTP 500/).first()).toBeVisible();
+      await expect(adminPage.getByText(/credential expired/).first()).toBeVisible();
+      await expectAccessible(adminPage);
+      await screenshot(adminPage, `workflow-incidents-timeline-${lng}`);
+      await adminPage.setViewportSize({ width: 390, height: 844 });
+      await expectAccessible(adminPage);
+      await screenshot(adminPage, `workflow-incidents-timeline-${lng}-phone`);
+      await adminPage.setViewportSize({ width: 1280, height: 900 });
+
+      // Mended, and resumed from the workflow's health page.
+      service.setMode('mended');
+      // A test run of the paused workflow succeeds, and charges no one.
+      const balance = async () =>
+        ((await (await adminPage.request.get('/api/auth/me')).json()) as { credits: number }).credits;
+      const customerBalance = async () =>
+        ((await (await customer.request.get('/api/auth/me')).json()) as { credits: number }).credits;
+      const [adminBefore, customerBefore] = [await balance(), await customerBalance()];
+      await adminPage.goto(`/admin/workflows/${id}/test?lng=${lng}`);
+      await expect(adminPage.getByTestId('test-run-notice')).toHaveText(tr(lng, 'execute', 'test.notice'));
+      await fillSurvey(adminPage, lng);
+      await adminPage.getByRole('button', { name: tr(lng, 'execute', 'survey.submit') }).click();
+      await expectResultScreen(adminPage);
+      await expectAccessible(adminPage);
+      await screenshot(adminPage, `workflow-incidents-test-run-${lng}`);
+      expect(await balance()).toBe(adminBefore);
+      expect(await customerBalance()).toBe(customerBefore);
+      // Still paused: a test run neither resumes it nor counts as its recovery.
+      const stillPaused = await customer.request.post('/api/executions/start', {
+        data: { workflowId: id, language: lng },
+        headers,
+      });
+      expect(stillPaused.status()).toBe(409);
+      await adminPage.goto(`/admin/workflows/${id}/health?lng=${lng}`);
+      await expect(adminPage.getByText(tr(lng, 'admin', 'health.month'))).toBeVisible();
+      await adminPage.getByRole('button', { name: tr(lng, 'admin', 'health.resume') }).click();
+      await expect(adminPage.getByRole('button', { name: tr(lng, 'admin', 'health.pause') })).toBeVisible();
+      await expectAccessible(adminPage);
+      await screenshot(adminPage, `workflow-incidents-health-${lng}`);
+      await adminBrowser.close();
+
+      // The customer runs it in the web app.
+      await customer.goto(`/workflows/${id}/execute?lng=${lng}`);
+      await fillSurvey(customer, lng);
+      await customer.getByRole('button', { name: tr(lng, 'execute', 'survey.submit') }).click();
+      await expectResultScreen(customer);
+      await customerContext.close();
+      // Its first completed run closes the incident: one more mail, saying it recovered.
+      await expect.poll(() => about().length, { timeout: 30_000 }).toBe(3);
+    } finally {
+      await admin.dispose();
+      await service.close();
+      await app.stop();
+      await smtp.close();
+    }
+  });
 }
