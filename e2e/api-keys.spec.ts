@@ -1,13 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectAccessible, type Lng, screenshot, signUpViaApi, tr } from './fixtures.js';
+import { expectAccessible, screenshot, signUpViaApi, tr } from './fixtures.js';
 
 /*
  * Personal API keys on the account page, in both languages: create one, see it once, use it, revoke it.
  */
-
-async function signUp(page: Page, lng: Lng): Promise<void> {
-  await signUpViaApi(page, 'E2E Keys', lng);
-}
 
 const meWith = (page: Page, key: string) =>
   page.request.get('/api/v1/me', { headers: { authorization: `Bearer ${key}` } });
@@ -15,7 +11,7 @@ const meWith = (page: Page, key: string) =>
 for (const lng of ['en', 'es'] as const) {
   test(`an API key is created, shown once, used and revoked (${lng})`, async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await signUp(page, lng);
+    await signUpViaApi(page, 'E2E Keys', lng);
     await page.goto(`/account?lng=${lng}`);
     const section = page.locator('#api-keys');
     await expect(section.getByRole('heading', { name: tr(lng, 'account', 'apiKeys.heading') })).toBeVisible();

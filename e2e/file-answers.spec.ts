@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config.js';
 import { expectAccessible, screenshot, signInAsAdmin, signUpViaApi } from './fixtures.js';
 
@@ -10,7 +10,6 @@ import { expectAccessible, screenshot, signInAsAdmin, signUpViaApi } from './fix
  * summary comes back.
  */
 
-type Lng = 'en' | 'es';
 const CSV_SUMMARY = 'd3e0a000-0000-4000-8000-000000000008';
 const run = Date.now().toString(36);
 
@@ -72,10 +71,6 @@ const TEXT = {
 const SALES = 'region,sales,units\nNorth,1200.5,10\nSouth,800,4\nNorth,99.5,1\n';
 const csv = (name: string, text = SALES) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
 
-async function signInAdmin(page: Page, lng: Lng): Promise<void> {
-  await signInAsAdmin(page, lng);
-}
-
 for (const lng of ['en', 'es'] as const) {
   for (const width of [390, 1280] as const) {
     const t = TEXT[lng];
@@ -84,7 +79,7 @@ for (const lng of ['en', 'es'] as const) {
     test(`${tag}: the admin adds a file question in the survey builder`, async ({ browser, baseURL }) => {
       const context = await browser.newContext({ baseURL, viewport: { width, height: 900 } });
       const page = await context.newPage();
-      await signInAdmin(page, lng);
+      await signInAsAdmin(page, lng);
       await page.goto(`/admin/create-workflow?lng=${lng}`);
       const owner = page.getByRole('combobox', { name: t.owner, exact: true });
       const option = owner.locator('option', { hasText: E2E_ADMIN.email });

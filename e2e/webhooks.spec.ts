@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
-import { expectAccessible, type Lng, screenshot, signUpViaApi, tr } from './fixtures.js';
+import { expectAccessible, screenshot, signUpViaApi, tr } from './fixtures.js';
 
 /*
  * The customer's own webhooks on the account page, in both languages and at phone and desktop widths: add an
@@ -36,10 +36,6 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; clo
   };
 }
 
-async function signUp(page: Page, lng: Lng): Promise<void> {
-  await signUpViaApi(page, 'E2E Hooks', lng);
-}
-
 for (const lng of ['en', 'es'] as const) {
   for (const width of [1280, 390] as const) {
     test(`a webhook is added, its secret shown once, and a test event delivered (${lng}, ${width})`, async ({
@@ -48,7 +44,7 @@ for (const lng of ['en', 'es'] as const) {
       const receiver = await startReceiver();
       try {
         await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-        await signUp(page, lng);
+        await signUpViaApi(page, 'E2E Hooks', lng);
         await page.goto(`/account?lng=${lng}#webhooks`);
         const section = page.locator('#webhooks');
         await expect(
