@@ -1,7 +1,7 @@
 import { Coins, LogOut, Menu, X } from 'lucide-react';
 import { lazy, type MouseEvent, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, Outlet, ScrollRestoration, useNavigate } from 'react-router';
+import { Link, NavLink, Outlet, ScrollRestoration, useNavigate, useNavigation } from 'react-router';
 import { Button } from '../components/ui/button';
 import { Toaster } from '../components/ui/toast';
 import { isAdminUser, useMe } from '../lib/session';
@@ -39,6 +39,9 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 export function Layout() {
   const { t } = useTranslation();
   const { data: user } = useMe();
+  // While the router fetches the next screen's code, the screen the reader left stays (decision 193): the main
+  // region says it is busy, for screen readers.
+  const loadingScreen = useNavigation().state === 'loading';
   useRememberTimezone(user);
   const signOut = useSignOut();
   const navigate = useNavigate();
@@ -209,7 +212,12 @@ export function Layout() {
       <VerifyEmailBanner />
       {/* At least a screen's height below the header: the footer starts under the fold, so a screen that grows as
           its chunk and data arrive pushes nothing the reader sees (no layout shift). */}
-      <main id={MAIN_ID} tabIndex={-1} className="min-h-[calc(100vh-4rem)] flex-1 focus:outline-none">
+      <main
+        id={MAIN_ID}
+        tabIndex={-1}
+        aria-busy={loadingScreen || undefined}
+        className="min-h-[calc(100vh-4rem)] flex-1 focus:outline-none"
+      >
         <Outlet />
       </main>
       <footer className="border-t border-slate-200 bg-white py-6 text-center text-sm text-slate-700">

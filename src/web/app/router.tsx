@@ -1,7 +1,5 @@
-import { lazy, Suspense, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { Spinner } from '../components/ui/spinner';
 import SignInPage from '../features/auth/sign-in-page';
 import SignUpPage from '../features/auth/sign-up-page';
 import HomePage from '../features/home/home-page';
@@ -10,24 +8,26 @@ import NotFoundPage from './not-found-page';
 import { RouteErrorPage } from './route-error-page';
 import { RouteGuard } from './route-guard';
 
-// Everything past the first screens is split out, so the home page ships only what it shows.
-const CataloguePage = lazy(() => import('../features/catalogue/catalogue-page'));
-const ExecutePage = lazy(() => import('../features/execute/execute-page'));
-const MyExecutionsPage = lazy(() => import('../features/executions/my-executions-page'));
-const RunPage = lazy(() => import('../features/execute/run-page'));
-const AccountPage = lazy(() => import('../features/account/account-page'));
-const SavedInputsPage = lazy(() => import('../features/saved-inputs/saved-inputs-page'));
-const SchedulesPage = lazy(() => import('../features/schedules/schedules-page'));
-const BuyCreditsPage = lazy(() => import('../features/billing/buy-credits-page'));
-const AdminRoutes = lazy(() => import('../features/admin/admin-layout'));
-const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
-const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
-const VerifyEmailPage = lazy(() => import('../features/auth/verify-email-page'));
-const ConnectPage = lazy(() => import('../features/connect/connect-page'));
-
-function Lazy({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
-  return <Suspense fallback={<Spinner label={t('loading')} className="min-h-[50vh]" />}>{children}</Suspense>;
+/**
+ * A screen loaded by the router with its route (decision 193): everything past the first screens is split out, so
+ * the home page ships only what it shows. The router fetches a screen's code before it shows the screen (on the
+ * first page, as soon as this module runs), so the screen mounts and asks for its data at once. A screen behind
+ * React's `lazy` showed a placeholder first, and React holds content back for 300 ms after a placeholder appears,
+ * so every first page and every first visit to a screen waited that long before its data was even asked for.
+ */
+function screen<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+  props?: P,
+): Pick<RouteObject, 'lazy'> {
+  // The function form: a screen whose code cannot be fetched (a deploy removed the chunk the open page points at)
+  // reaches the route's error screen. With the object form's `Component`, the router swallowed that failure and
+  // showed an empty screen.
+  return {
+    lazy: async () => {
+      const Screen = (await load()).default;
+      return { Component: props ? () => <Screen {...props} /> : (Screen as ComponentType) };
+    },
+  };
 }
 
 export const routes: RouteObject[] = [
@@ -46,112 +46,60 @@ export const routes: RouteObject[] = [
           // Reached from mailed links, signed in or not.
           {
             path: '/forgot-password',
-            element: (
-              <Lazy>
-                <ForgotPasswordPage />
-              </Lazy>
-            ),
+            ...screen(() => import('../features/auth/forgot-password-page')),
           },
           {
             path: '/reset-password',
-            element: (
-              <Lazy>
-                <ResetPasswordPage />
-              </Lazy>
-            ),
+            ...screen(() => import('../features/auth/reset-password-page')),
           },
           {
             path: '/verify-email',
-            element: (
-              <Lazy>
-                <VerifyEmailPage />
-              </Lazy>
-            ),
+            ...screen(() => import('../features/auth/verify-email-page')),
           },
           // The catalogue is public but blurred for visitors; it reads the session itself.
           {
             path: '/workflows',
-            element: (
-              <Lazy>
-                <CataloguePage />
-              </Lazy>
-            ),
+            ...screen(() => import('../features/catalogue/catalogue-page')),
           },
           {
             element: <RouteGuard />,
             children: [
               {
                 path: '/workflows/:id/execute',
-                element: (
-                  <Lazy>
-                    <ExecutePage />
-                  </Lazy>
-                ),
+                ...screen(() => import('../features/execute/execute-page')),
               },
               {
                 path: '/my-workflows',
-                element: (
-                  <Lazy>
-                    <MyExecutionsPage />
-                  </Lazy>
-                ),
+                ...screen(() => import('../features/executions/my-executions-page')),
               },
               {
                 path: '/my-workflows/:executionId',
-                element: (
-                  <Lazy>
-                    <RunPage />
-                  </Lazy>
-                ),
+                ...screen(() => import('../features/execute/run-page')),
               },
               {
                 path: '/saved-answers',
-                element: (
-                  <Lazy>
-                    <SavedInputsPage />
-                  </Lazy>
-                ),
+                ...screen(() => import('../features/saved-inputs/saved-inputs-page')),
               },
               {
                 path: '/schedules',
-                element: (
-                  <Lazy>
-                    <SchedulesPage />
-                  </Lazy>
-                ),
+                ...screen(() => import('../features/schedules/schedules-page')),
               },
               {
                 path: '/account',
-                element: (
-                  <Lazy>
-                    <AccountPage />
-                  </Lazy>
-                ),
+                ...screen(() => import('../features/account/account-page')),
               },
               {
                 path: '/buy-credits',
-                element: (
-                  <Lazy>
-                    <BuyCreditsPage />
-                  </Lazy>
-                ),
+                ...screen(() => import('../features/billing/buy-credits-page')),
               },
               {
                 path: '/credits',
-                element: (
-                  <Lazy>
-                    <BuyCreditsPage />
-                  </Lazy>
-                ),
+                ...screen(() => import('../features/billing/buy-credits-page')),
               },
               // Where an app's OAuth request asks the person to approve it (signing in first, by the guard).
               {
                 path: '/connect/:uid',
-                element: (
-                  <Lazy>
-                    <ConnectPage />
-                  </Lazy>
-                ),
+                ...screen(() => import('../features/connect/connect-page')),
               },
             ],
           },
@@ -161,19 +109,11 @@ export const routes: RouteObject[] = [
               {
                 // An admin's test run (decision 147): the execute screen, charged to no one.
                 path: '/admin/workflows/:id/test',
-                element: (
-                  <Lazy>
-                    <ExecutePage test />
-                  </Lazy>
-                ),
+                ...screen(() => import('../features/execute/execute-page'), { test: true }),
               },
               {
                 path: '/admin/*',
-                element: (
-                  <Lazy>
-                    <AdminRoutes />
-                  </Lazy>
-                ),
+                ...screen(() => import('../features/admin/admin-layout')),
               },
             ],
           },
