@@ -225,3 +225,26 @@ test('survey options read in the UI language only', async ({ page }) => {
   await expect(page.getByTestId('survey-form')).not.toContainText(' / ');
   await expectAccessible(page);
 });
+
+test('a screen whose code is still loading keeps the last one, with a line across the top, until it arrives', async ({
+  page,
+}) => {
+  await signUpViaApi(page, 'Slow Network', 'en');
+  await page.goto('/workflows');
+  await expect(page.getByTestId('workflow-card').first()).toBeVisible();
+  // The runs screen's code held back, as on a slow network, until the journey lets it through.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/my-executions-page-[\w-]+\.js$/i, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByRole('link', { name: 'My runs' }).first().click();
+  await expect(page.getByTestId('screen-loading')).toBeVisible();
+  await expect(page.locator('main')).toHaveAttribute('aria-busy', 'true');
+  await expect(page.getByRole('heading', { level: 1, name: 'Workflow catalogue' })).toBeVisible();
+  release();
+  await expect(page.getByRole('heading', { level: 1, name: 'My runs' })).toBeVisible();
+  await expect(page.getByTestId('screen-loading')).toHaveCount(0);
+  await expect(page.locator('main')).not.toHaveAttribute('aria-busy', 'true');
+});

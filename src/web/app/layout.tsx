@@ -39,8 +39,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 export function Layout() {
   const { t } = useTranslation();
   const { data: user } = useMe();
-  // While the router fetches the next screen's code, the screen the reader left stays (decision 193): the main
-  // region says it is busy, for screen readers.
+  // While the router fetches the next screen's code, the screen the reader left stays (decision 193).
   const loadingScreen = useNavigation().state === 'loading';
   useRememberTimezone(user);
   const signOut = useSignOut();
@@ -108,6 +107,15 @@ export function Layout() {
 
   return (
     <div className="flex min-h-screen flex-col">
+      {/* A line across the top while the next screen's code loads: the click was taken (on a slow network that can
+          take a moment). Still, so it repaints nothing meanwhile; `<main>` tells screen readers (aria-busy). */}
+      {loadingScreen ? (
+        <div
+          aria-hidden="true"
+          data-testid="screen-loading"
+          className="fixed inset-x-0 top-0 z-50 h-1 bg-brand-600"
+        />
+      ) : null}
       <a
         href={`#${MAIN_ID}`}
         onClick={skipToMain}
