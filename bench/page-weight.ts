@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { ensureWebBuild } from './lib/build.js';
 import { PORTS, WEB_DIR, WORK_DIR } from './lib/paths.js';
 import type { SectionResult } from './lib/results.js';
@@ -55,12 +55,27 @@ function initialAssets(): { js: string[]; css: string[] } {
   return { js: [...js], css };
 }
 
-async function firstContentfulPaint(browser: Browser, url: string, cookie?: string): Promise<number> {
-  // A new context each time: empty cache, as a first visit.
+/**
+ * `use` on a page of a new browser context (empty cache, as a first visit), signed in with `cookie` when given;
+ * the context is closed afterwards.
+ */
+async function onColdPage<T>(
+  browser: Browser,
+  url: string,
+  cookie: string | undefined,
+  use: (page: Page) => Promise<T>,
+): Promise<T> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     if (cookie) await context.addCookies([{ name: 'flujo_session', value: cookie, url }]);
-    const page = await context.newPage();
+    return await use(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
+async function firstContentfulPaint(browser: Browser, url: string, cookie?: string): Promise<number> {
+  return onColdPage(browser, url, cookie, async (page) => {
     await page.goto(url, { waitUntil: 'load' });
     const fcp = await page.waitForFunction(
       () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
@@ -68,9 +83,7 @@ async function firstContentfulPaint(browser: Browser, url: string, cookie?: stri
       { timeout: 10_000 },
     );
     return (await fcp.jsonValue()) as number;
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 /**
@@ -78,10 +91,7 @@ async function firstContentfulPaint(browser: Browser, url: string, cookie?: stri
  * code, its screen's chunk and its data, as the person waits for them. Looked for at every frame.
  */
 async function firstCardShown(browser: Browser, url: string, cookie: string): Promise<number> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  try {
-    await context.addCookies([{ name: 'flujo_session', value: cookie, url }]);
-    const page = await context.newPage();
+  return onColdPage(browser, url, cookie, async (page) => {
     await page.goto(url, { waitUntil: 'commit' });
     const shown = await page.waitForFunction(
       (selector: string) => {
@@ -93,9 +103,7 @@ async function firstCardShown(browser: Browser, url: string, cookie: string): Pr
       { timeout: 10_000, polling: 'raf' },
     );
     return (await shown.jsonValue()) as number;
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 interface Transfer {
@@ -110,11 +118,8 @@ interface Transfer {
  * first-party request with the bytes Chromium received for it, from the DevTools protocol's network events.
  */
 async function coldLoadTransfers(browser: Browser, url: string, cookie?: string): Promise<Transfer[]> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  try {
-    if (cookie) await context.addCookies([{ name: 'flujo_session', value: cookie, url }]);
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
+  return onColdPage(browser, url, cookie, async (page) => {
+    const cdp = await page.context().newCDPSession(page);
     const origin = new URL(url).origin;
     const responses = new Map<string, { url: string; encoding: string }>();
     const transfers: Transfer[] = [];
@@ -156,9 +161,7 @@ async function coldLoadTransfers(browser: Browser, url: string, cookie?: string)
       await sleep(50);
     }
     return transfers;
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 /**
