@@ -22,7 +22,7 @@ import { chatRoutes } from './modules/chat/routes.js';
 import { creditRoutes } from './modules/credits/routes.js';
 import { executionApiRoutes } from './modules/public-api/api-routes.js';
 import { mcpRoutes } from './modules/public-api/mcp-routes.js';
-import { buildOAuthProvider } from './modules/oauth/provider.js';
+import { oauthProviderOnFirstUse } from './modules/oauth/provider.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
 import { executionRoutes } from './modules/executions/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
@@ -186,7 +186,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     { prefix: '/api/v1' },
   );
   // OAuth 2.1 (decision 161): apps such as Claude's connectors get tokens for /mcp and /api/v1 here.
-  const oauthProvider = await buildOAuthProvider(deps);
+  const oauthProvider = oauthProviderOnFirstUse(deps);
   await app.register(async (scope) => oauthRoutes(scope as App, deps, oauthProvider));
   // MCP clients use the same keys and the same per-key limit, once the request is known not to be a rebinding.
   await app.register(async (scope) => {

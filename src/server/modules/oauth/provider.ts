@@ -1,6 +1,7 @@
 import { createHmac, createPrivateKey } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import Provider, { errors, type Configuration, type JWK } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration, errors as OidcErrors, JWK } from 'oidc-provider';
 import { userProfiles } from '#server/db/schema.js';
 import { fileLinkSecret } from '#server/lib/file-link-secret.js';
 import type { AppDeps } from '#server/types.js';
@@ -49,7 +50,7 @@ const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
  * oidc-provider lets a web client register any http URI for the code flow, so registration is refused here;
  * native custom schemes (cursor://, vscode://) stay allowed.
  */
-function checkRedirectUris(uris: unknown): void {
+function checkRedirectUris(errors: typeof OidcErrors, uris: unknown): void {
   for (const uri of Array.isArray(uris) ? uris : []) {
     let url: URL;
     try {
@@ -82,7 +83,8 @@ function signingKey(seed: Buffer): JWK {
  * /api/v1, rotating refresh tokens (a reused one revokes the grant), revocation. Sign-in and consent are Flujo's
  * own page and session; the provider's own session only carries the interaction.
  */
-export async function buildOAuthProvider(deps: AppDeps): Promise<Provider> {
+async function buildOAuthProvider(deps: AppDeps): Promise<Provider> {
+  const { default: Provider, errors } = await import('oidc-provider');
   const { publicUrl } = deps.config;
   const resources = oauthResources(publicUrl);
   // The provider's cookie and signing keys are derived from a secret every instance shares already, so that no
@@ -140,7 +142,7 @@ export async function buildOAuthProvider(deps: AppDeps): Promise<Provider> {
     extraClientMetadata: {
       properties: ['redirect_uris'],
       validator: (_ctx, key, value) => {
-        if (key === 'redirect_uris') checkRedirectUris(value);
+        if (key === 'redirect_uris') checkRedirectUris(errors, value);
       },
     },
     interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
@@ -173,4 +175,18 @@ export async function buildOAuthProvider(deps: AppDeps): Promise<Provider> {
   // Behind a named proxy, the provider believes its X-Forwarded-Proto as Fastify does.
   provider.proxy = deps.config.trustProxy !== false;
   return provider;
+}
+
+/**
+ * The authorization server, built on its first use: oidc-provider (with Koa under it) is about a sixth of a server
+ * start's CPU, and most starts never answer an OAuth request (decision 195). A failed build is tried again by the
+ * next request.
+ */
+export function oauthProviderOnFirstUse(deps: AppDeps): () => Promise<Provider> {
+  let building: Promise<Provider> | undefined;
+  return () =>
+    (building ??= buildOAuthProvider(deps).catch((error: unknown) => {
+      building = undefined;
+      throw error;
+    }));
 }

@@ -45,12 +45,14 @@ const ZUidParams = z.object({ uid: z.string().min(1).max(100) });
  * protected-resource metadata of /mcp and /api/v1, and the consent page's calls (session cookie, CSRF-checked
  * like every cookie route).
  */
-export async function oauthRoutes(app: App, deps: AppDeps, provider: Provider): Promise<void> {
+export async function oauthRoutes(app: App, deps: AppDeps, provider: () => Promise<Provider>): Promise<void> {
   const { publicUrl } = deps.config;
   const resources = oauthResources(publicUrl);
-  const callback = provider.callback();
-  // Handed to the provider as it came: it reads its own bodies, cookies and query, and answers by itself.
-  const handOver = (path?: string) => (request: FastifyRequest, reply: FastifyReply) => {
+  let callback: ReturnType<Provider['callback']> | undefined;
+  // Handed to the provider as it came: it reads its own bodies, cookies and query, and answers by itself. The
+  // request's body stays unread in its stream while the provider is built on its first use.
+  const handOver = (path?: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    callback ??= (await provider()).callback();
     const raw = request.raw as typeof request.raw & { originalUrl?: string };
     if (path) raw.url = path;
     raw.originalUrl = raw.url;
@@ -73,7 +75,7 @@ export async function oauthRoutes(app: App, deps: AppDeps, provider: Provider): 
       if (!named.some((s) => (OAUTH_SCOPES as readonly string[]).includes(s))) {
         url.searchParams.set('scope', [...named, ...OAUTH_SCOPES].join(' '));
       }
-      handOver(`${url.pathname}${url.search}`)(request, reply);
+      return handOver(`${url.pathname}${url.search}`)(request, reply);
     });
     // Where the consent page sends the browser back: the provider resumes the request and redirects to the app.
     scope.get(`${OAUTH_PATHS.authorization}/:uid`, hidden, handOver());
@@ -126,7 +128,7 @@ export async function oauthRoutes(app: App, deps: AppDeps, provider: Provider): 
     },
     async (request) => {
       await requireUser(request);
-      return describeInteraction(deps, provider, request.params.uid);
+      return describeInteraction(deps, await provider(), request.params.uid);
     },
   );
 
@@ -144,7 +146,7 @@ export async function oauthRoutes(app: App, deps: AppDeps, provider: Provider): 
     async (request) => {
       const user = await requireUser(request);
       return {
-        redirectTo: await approveInteraction(deps, provider, user, request.params.uid, request.body),
+        redirectTo: await approveInteraction(deps, await provider(), user, request.params.uid, request.body),
       };
     },
   );
@@ -161,7 +163,7 @@ export async function oauthRoutes(app: App, deps: AppDeps, provider: Provider): 
     },
     async (request) => {
       await requireUser(request);
-      return { redirectTo: await denyInteraction(provider, request.params.uid) };
+      return { redirectTo: await denyInteraction(await provider(), request.params.uid) };
     },
   );
 

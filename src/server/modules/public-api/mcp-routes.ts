@@ -1,4 +1,3 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { ZErrorBody } from '#shared/contract/errors.js';
 import { Closing } from '#server/lib/closing.js';
@@ -8,8 +7,20 @@ import { refuseApiKey, requireApiKey } from '#server/plugins/api-key.js';
 import type { App, AppDeps } from '#server/types.js';
 import { apiKeyIsLive } from '../apikeys/service.js';
 import { accessEndedOf } from '../executions/service.js';
-import { buildMcpServer } from './mcp.js';
 import { MCP_STREAMS_PER_KEY, McpStreams } from './mcp-streams.js';
+
+/**
+ * The MCP server's code and the SDK's transport, loaded by the first request to /mcp rather than with the server:
+ * they are about a tenth of a server start's CPU, and most starts never answer an MCP client (decision 195). Node
+ * keeps a module once loaded, so later requests wait for nothing.
+ */
+async function mcpServerCode() {
+  const [{ buildMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+    import('./mcp.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]);
+  return { buildMcpServer, StreamableHTTPServerTransport };
+}
 
 /** JSON-RPC 2.0's code for a message that is not a valid request. */
 const JSONRPC_INVALID_REQUEST = -32600;
@@ -70,6 +81,7 @@ export async function mcpRoutes(app: App, deps: AppDeps): Promise<void> {
           },
         });
       }
+      const { buildMcpServer, StreamableHTTPServerTransport } = await mcpServerCode();
       const wait = closing.begin();
       const server = buildMcpServer(deps, principal, wait.signal, {
         requestId: request.id,
@@ -106,6 +118,7 @@ export async function mcpRoutes(app: App, deps: AppDeps): Promise<void> {
       if (streams.countFor(principal.keyId) >= MCP_STREAMS_PER_KEY) {
         throw new AppError('CONFLICT', { key: 'tooManyMcpStreams', params: { max: MCP_STREAMS_PER_KEY } });
       }
+      const { buildMcpServer, StreamableHTTPServerTransport } = await mcpServerCode();
       const wait = closing.begin();
       const server = buildMcpServer(deps, principal, wait.signal, {
         requestId: request.id,
