@@ -125,7 +125,7 @@ const personSeconds = (s: Step) =>
 
 /** n8n as a self-hosted builder runs it, with an empty user folder; its community nodes folder holds the package. */
 const n8nEnv = (work: string, port: number) =>
-  n8nEnvironment({ work, port, encryptionKey: 'flujo-builder-minutes-key' });
+  n8nEnvironment({ work, port, encryptionKey: 'flujo-builder-minutes-key', database: { kind: 'sqlite' } });
 
 /**
  * The package as n8n's community nodes screen leaves it: built, in `~/.n8n/nodes/node_modules`. The package is
@@ -176,7 +176,8 @@ export async function benchBuilderMinutes(settings: Settings): Promise<SectionRe
   mkdirSync(OUT, { recursive: true });
   const work = join(OUT, 'work');
   mkdirSync(work, { recursive: true });
-  const n8nBin = ensureN8n();
+  // A builder's n8n on a machine of their own keeps its data in SQLite, n8n's default.
+  const n8nBin = ensureN8n({ sqlite: true });
   placePackage(work);
   cpSync(join(ROOT, 'docs', 'examples'), join(work, 'examples'), { recursive: true });
   writeFileSync(join(work, 'ventas.csv'), CSV);

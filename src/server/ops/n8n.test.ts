@@ -17,7 +17,7 @@ import {
   useProcessDatabase,
   type ServerProcess,
 } from '../test/server-process.js';
-import { ensureN8n, n8nEnvironment } from '../test/n8n.js';
+import { ensureN8n, n8nEnvironment, n8nPostgresDatabase } from '../test/n8n.js';
 import { fetchApi, parseJson } from '../test/signup-limit.js';
 
 /**
@@ -169,11 +169,14 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
   let adminKey = '';
   const timings: Record<string, number> = {};
 
+  // n8n keeps its data in PostgreSQL, as a production n8n does: a database of its own beside the suite's.
+  let n8nDatabase: Awaited<ReturnType<typeof n8nPostgresDatabase>> | undefined;
   const n8nEnv = (port: number) =>
     n8nEnvironment({
       work,
       port,
       encryptionKey: 'flujo-n8n-test-encryption-key',
+      database: n8nDatabase!.database,
       customExtensions: join(work, 'custom'),
     });
 
@@ -257,6 +260,7 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
   beforeAll(async () => {
     let started = Date.now();
     const n8nBin = ensureN8n();
+    n8nDatabase = await n8nPostgresDatabase(process.env.TEST_DATABASE_URL!);
 
     // The package as its own build makes it, into the custom extension folder.
     const pkg = fromProjectRoot('packages/n8n-nodes-flujo');
@@ -359,6 +363,7 @@ describe.runIf(onPostgres)('the Flujo nodes in a real n8n', () => {
     }
     flujo?.child.kill('SIGKILL');
     if (flujo) await flujo.exited;
+    await n8nDatabase?.remove();
     rmSync(work, { recursive: true, force: true });
     console.log(`n8n test timings (ms): ${JSON.stringify(timings)}`);
   });
