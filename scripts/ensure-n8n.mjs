@@ -75,78 +75,93 @@ function takeLock(lockDir, log) {
   }
 }
 
-/** Returns the n8n binary's path, installing n8n from the registry first if the cache lacks it. */
-export function ensureN8n({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {
-  const dir = n8nCacheDir();
-  if (isDone(dir)) return { dir, bin: binOf(dir) };
+const logToStderr = (line) => process.stderr.write(`${line}\n`);
+
+/**
+ * Runs `work` once across every caller: nothing when `done()` holds, else under the cache's install lock, checked
+ * again once the lock is taken (another caller may have done the work meanwhile).
+ */
+function onceUnderLock(dir, done, log, work) {
+  if (done()) return;
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const lockDir = `${dir}.lock`;
   takeLock(lockDir, log);
   try {
-    if (isDone(dir)) return { dir, bin: binOf(dir) };
-    const partial = `${dir}.partial`;
-    fs.rmSync(partial, { recursive: true, force: true });
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(partial, { recursive: true });
-    fs.writeFileSync(
-      path.join(partial, 'package.json'),
-      JSON.stringify({ name: 'flujo-n8n-cache', private: true, overrides: XLSX_OVERRIDE }, null, 2),
-    );
-    log(`n8n: installing n8n@${N8N_VERSION} into ${dir} (a few minutes, once)`);
-    const started = Date.now();
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const result = spawnSync(
-      npm,
-      // No install scripts: they compile native addons from source here (their prebuilt binaries are not on the
-      // registry), half of the install's CPU, and n8n on PostgreSQL needs none of them. SQLite's driver is
-      // compiled when asked for (sqliteDriver).
-      [
-        'install',
-        `n8n@${N8N_VERSION}`,
-        '--omit=dev',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        '--ignore-scripts',
-      ],
-      { cwd: partial, stdio: ['ignore', 'inherit', 'inherit'] },
-    );
-    if (result.status !== 0) {
-      throw new Error(`n8n: npm install failed with status ${result.status ?? result.signal}`);
-    }
-    if (!fs.existsSync(binOf(partial))) throw new Error('n8n: the install has no bin/n8n');
-    fs.writeFileSync(path.join(partial, '.installed'), `${N8N_VERSION}\n`);
-    fs.renameSync(partial, dir);
-    log(`n8n: installed in ${Math.round((Date.now() - started) / 1000)} s`);
-    return { dir, bin: binOf(dir) };
+    if (!done()) work();
   } finally {
     fs.rmSync(lockDir, { recursive: true, force: true });
   }
+}
+
+/** Runs npm with `args` in `cwd`, its output to this process's; throws `failure` when it fails. */
+function npm(args, cwd, failure) {
+  const result = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, {
+    cwd,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (result.status !== 0)
+    throw new Error(`n8n: ${failure} (npm's status ${result.status ?? result.signal})`);
+}
+
+/** Returns the n8n binary's path, installing n8n from the registry first if the cache lacks it. */
+export function ensureN8n({ log = logToStderr } = {}) {
+  const dir = n8nCacheDir();
+  onceUnderLock(
+    dir,
+    () => isDone(dir),
+    log,
+    () => {
+      const partial = `${dir}.partial`;
+      fs.rmSync(partial, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(partial, { recursive: true });
+      fs.writeFileSync(
+        path.join(partial, 'package.json'),
+        JSON.stringify({ name: 'flujo-n8n-cache', private: true, overrides: XLSX_OVERRIDE }, null, 2),
+      );
+      log(`n8n: installing n8n@${N8N_VERSION} into ${dir} (a few minutes, once)`);
+      const started = Date.now();
+      // No install scripts: they compile native addons from source here (their prebuilt binaries are not on the
+      // registry), half of the install's CPU, and n8n on PostgreSQL needs none of them. SQLite's driver is
+      // compiled when asked for (sqliteDriver).
+      npm(
+        [
+          'install',
+          `n8n@${N8N_VERSION}`,
+          '--omit=dev',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          '--ignore-scripts',
+        ],
+        partial,
+        'npm install failed',
+      );
+      if (!fs.existsSync(binOf(partial))) throw new Error('n8n: the install has no bin/n8n');
+      fs.writeFileSync(path.join(partial, '.installed'), `${N8N_VERSION}\n`);
+      fs.renameSync(partial, dir);
+      log(`n8n: installed in ${Math.round((Date.now() - started) / 1000)} s`);
+    },
+  );
+  return { dir, bin: binOf(dir) };
 }
 
 /**
  * Compiles n8n's SQLite driver in the cache, once (`npm rebuild sqlite3`, its install script): for an n8n that keeps
  * its data in SQLite, n8n's default, as the builder-minutes bench runs it.
  */
-function sqliteDriver(dir, { log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+function sqliteDriver(dir, { log = logToStderr } = {}) {
   const built = path.join(dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
-  if (fs.existsSync(built)) return;
-  const lockDir = `${dir}.lock`;
-  takeLock(lockDir, log);
-  try {
-    if (fs.existsSync(built)) return;
-    log("n8n: compiling n8n's SQLite driver (once)");
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const result = spawnSync(npm, ['rebuild', 'sqlite3', '--loglevel=error'], {
-      cwd: dir,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    if (result.status !== 0 || !fs.existsSync(built)) {
-      throw new Error(`n8n: the SQLite driver did not build (status ${result.status ?? result.signal})`);
-    }
-  } finally {
-    fs.rmSync(lockDir, { recursive: true, force: true });
-  }
+  onceUnderLock(
+    dir,
+    () => fs.existsSync(built),
+    log,
+    () => {
+      log("n8n: compiling n8n's SQLite driver (once)");
+      npm(['rebuild', 'sqlite3', '--loglevel=error'], dir, 'the SQLite driver did not build');
+      if (!fs.existsSync(built)) throw new Error('n8n: the SQLite driver did not build');
+    },
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
