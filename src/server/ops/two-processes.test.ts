@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { userWorkflows } from '../db/schema.js';
 import { queryRows } from '../db/sql-helpers.js';
 import { tallyRuns } from '../modules/executions/tally.js';
@@ -44,6 +44,13 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
     expect(await Promise.all(servers.map((s) => s.exited))).toEqual([0, 0]);
     servers = [];
   };
+  // A test that fails between its starts and stops leaves its servers on their ports: the next test starts its
+  // own there, so they go now, not with the file.
+  afterEach(async () => {
+    for (const s of servers) s.child.kill('SIGKILL');
+    await Promise.all(servers.map((s) => s.exited));
+    servers = [];
+  });
   const post = async (instance: number, path: string, body: unknown, cookie?: string) => {
     const res = await fetch(`${origin(instance)}${path}`, {
       method: 'POST',
@@ -153,14 +160,19 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
       );
     }
 
-    // Both stop; the two unsent runs of each user are made overdue and every plan's next month due (a
-    // day back: a period other than the first month's), and both instances come back at the same moment, so
-    // both sweepers and both renewal jobs run their first pass together.
+    // Both stop; the two unsent runs of each user are made overdue and every plan's next month due, and both
+    // instances come back at the same moment, so both sweepers and both renewal jobs run their first pass
+    // together. Each plan becomes one bought a day earlier whose renewal day has come: a period other than the
+    // first month's, on the plan's own day of the month, so that one month is due whatever today's date. Only
+    // the renewal date moved back, a plan bought on the 1st would be due again at once after the renewal of the
+    // day before (the 1st of this month is its next renewal day), and its second month would wait for the next
+    // pass, a minute on.
     await stopBoth();
     await database.withDb(async (db) => {
       await db.execute(sql`update workflow_executions set expires_at = now() - interval '1 minute'
                              where status in ('pending', 'running')`);
-      await db.execute(sql`update subscriptions set next_renewal_date = now() - interval '1 day'`);
+      await db.execute(sql`update subscriptions set created_at = created_at - interval '1 day',
+                                                     next_renewal_date = now() - interval '1 day'`);
     });
     await startBoth();
     await vi.waitFor(
@@ -172,7 +184,10 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
                        (select count(*)::int from subscriptions where next_renewal_date <= now()) as due`,
           ),
         );
-        expect(left, 'runs still open and plans still due').toEqual({ open: 0, due: 0 });
+        expect(
+          left,
+          `runs still open and plans still due; the servers said:\n${servers.map((s) => s.stderr()).join('\n')}`,
+        ).toEqual({ open: 0, due: 0 });
       },
       { timeout: 30_000, interval: 200 },
     );
