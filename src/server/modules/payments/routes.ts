@@ -36,7 +36,7 @@ export async function paymentRoutes(app: App, deps: AppDeps): Promise<void> {
         throw new AppError('NOT_CONFIGURED', 'stripeDisabled');
       }
       if (!Buffer.isBuffer(request.body)) throw new AppError('VALIDATION_ERROR', 'expectedJsonBody');
-      const event = provider.verifyEvent(request.body, request.headers['stripe-signature']);
+      const event = await provider.verifyEvent(request.body, request.headers['stripe-signature']);
       const { duplicate } = await applyStripeEvent(deps, event);
       return { received: true as const, duplicate };
     },

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 interface MailMessage {
   from: string;
@@ -29,16 +29,23 @@ export class MailSendError extends Error {
 
 /** SMTP through nodemailer: smtp:// upgrades with STARTTLS when the server offers it, smtps:// is TLS at once. */
 export function smtpTransport(smtpUrl: string): MailTransport {
-  const transporter = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  // nodemailer loads with the first mail instead of with every start of the server, most of which send none
+  // before their first minutes (decision 197).
+  let transporter: Promise<Transporter> | undefined;
+  const open = () =>
+    (transporter ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: smtpUrl,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      }),
+    ));
   return {
     async send(message) {
+      const smtp = await open();
       try {
-        await transporter.sendMail({
+        await smtp.sendMail({
           from: message.from,
           to: message.to,
           subject: message.subject,
@@ -55,6 +62,6 @@ export function smtpTransport(smtpUrl: string): MailTransport {
         throw new MailSendError(text.slice(0, 500), permanent);
       }
     },
-    close: () => transporter.close(),
+    close: () => void transporter?.then((smtp) => smtp.close()),
   };
 }

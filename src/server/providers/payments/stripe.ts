@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { planBonusCredits, type TPlan } from '#shared/contract/plans.js';
 import { AppError } from '#server/lib/errors.js';
 import type { CheckoutInput, PaymentProvider } from './types.js';
@@ -21,8 +21,8 @@ interface CheckoutMetadata {
 
 export interface StripePaymentProvider extends PaymentProvider {
   readonly kind: 'stripe';
-  /** Verifies the Stripe-Signature header over the raw body; throws a 400 AppError when it does not match. */
-  verifyEvent(rawBody: Buffer, signature: string | undefined): Stripe.Event;
+  /** Verifies the Stripe-Signature header over the raw body; rejects with a 400 AppError when it does not match. */
+  verifyEvent(rawBody: Buffer, signature: string | undefined): Promise<Stripe.Event>;
 }
 
 function clientOptions(apiUrl: string | undefined): Stripe.StripeConfig {
@@ -52,7 +52,14 @@ function checkoutProductName(plan: TPlan): string {
 }
 
 export function createStripeProvider(settings: StripeSettings): StripePaymentProvider {
-  const stripe = new Stripe(settings.secretKey, clientOptions(settings.apiUrl));
+  // Stripe's SDK is about a sixth of a server start's CPU (some 200 modules): it loads with the first checkout,
+  // cancellation or webhook instead of with every start, most of which never call Stripe (decision 197).
+  let loading: Promise<{ stripe: Stripe; sdk: typeof Stripe }> | undefined;
+  const client = () =>
+    (loading ??= import('stripe').then(({ default: sdk }) => ({
+      stripe: new sdk(settings.secretKey, clientOptions(settings.apiUrl)),
+      sdk,
+    })));
 
   return {
     kind: 'stripe',
@@ -64,6 +71,7 @@ export function createStripeProvider(settings: StripeSettings): StripePaymentPro
         planType: plan.type,
       };
       const monthly = plan.type === 'monthly';
+      const { stripe } = await client();
       try {
         const session = await stripe.checkout.sessions.create(
           {
@@ -100,17 +108,19 @@ export function createStripeProvider(settings: StripeSettings): StripePaymentPro
 
     async cancelSubscription(providerSubscriptionId) {
       if (!providerSubscriptionId) return;
+      const { stripe, sdk } = await client();
       try {
         await stripe.subscriptions.cancel(providerSubscriptionId);
       } catch (err) {
         // Already gone at Stripe: the local cancellation is what is left to do.
-        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return;
+        if (err instanceof sdk.errors.StripeInvalidRequestError && err.statusCode === 404) return;
         throw new AppError('BAD_GATEWAY', 'cancelFailed');
       }
     },
 
-    verifyEvent(rawBody, signature) {
+    async verifyEvent(rawBody, signature) {
       if (!signature) throw new AppError('VALIDATION_ERROR', 'missingStripeSignature');
+      const { stripe } = await client();
       try {
         return stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret);
       } catch {
