@@ -162,11 +162,9 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
 
     // Both stop; the two unsent runs of each user are made overdue and every plan's next month due, and both
     // instances come back at the same moment, so both sweepers and both renewal jobs run their first pass
-    // together. Each plan becomes one bought a day earlier whose renewal day has come: a period other than the
-    // first month's, on the plan's own day of the month, so that one month is due whatever today's date. Only
-    // the renewal date moved back, a plan bought on the 1st would be due again at once after the renewal of the
-    // day before (the 1st of this month is its next renewal day), and its second month would wait for the next
-    // pass, a minute on.
+    // together. Each plan becomes one bought a day earlier, due on its own day of the month: exactly one month
+    // is due on any date, and not the first month's. (Moving only the renewal date a day back left a plan bought
+    // on the 1st due again at once: its next renewal day was today.)
     await stopBoth();
     await database.withDb(async (db) => {
       await db.execute(sql`update workflow_executions set expires_at = now() - interval '1 minute'

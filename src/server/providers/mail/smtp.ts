@@ -1,5 +1,3 @@
-import type { Transporter } from 'nodemailer';
-
 interface MailMessage {
   from: string;
   to: string;
@@ -29,21 +27,21 @@ export class MailSendError extends Error {
 
 /** SMTP through nodemailer: smtp:// upgrades with STARTTLS when the server offers it, smtps:// is TLS at once. */
 export function smtpTransport(smtpUrl: string): MailTransport {
-  // nodemailer loads with the first mail instead of with every start of the server, most of which send none
-  // before their first minutes (decision 197).
-  let transporter: Promise<Transporter> | undefined;
-  const open = () =>
-    (transporter ??= import('nodemailer').then(({ default: nodemailer }) =>
-      nodemailer.createTransport({
-        url: smtpUrl,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 30_000,
-      }),
-    ));
+  // The library is loaded here, not imported with this module: a server makes its transport with its first mail,
+  // and most starts send none (decision 197).
+  const ready = import('nodemailer').then(({ default: nodemailer }) =>
+    nodemailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    }),
+  );
+  // Reported by the first send that needs it, not as an unhandled rejection.
+  ready.catch(() => undefined);
   return {
     async send(message) {
-      const smtp = await open();
+      const smtp = await ready;
       try {
         await smtp.sendMail({
           from: message.from,
@@ -62,6 +60,10 @@ export function smtpTransport(smtpUrl: string): MailTransport {
         throw new MailSendError(text.slice(0, 500), permanent);
       }
     },
-    close: () => void transporter?.then((smtp) => smtp.close()),
+    close: () =>
+      void ready.then(
+        (smtp) => smtp.close(),
+        () => undefined,
+      ),
   };
 }
