@@ -51,6 +51,23 @@ export const DOCUMENT_TESTS = testTexts
   .filter(({ file, text }) => IN_A_DOCUMENT.test(text) && !ISOLATED_TESTS.includes(file))
   .map(({ file }) => file);
 
+/**
+ * The web's own tests: its screens, hooks and helpers, and the check that its generated client matches the server's
+ * contract. The web runs in a visitor's browser, which neither the suite's database nor the server's Node version
+ * reaches, so a run on PostgreSQL, or with `WEB_TESTS=elsewhere` (CI's Node 24 run), leaves them to the embedded
+ * database's run, as it leaves the journeys about screens (decisions 160 and 198).
+ */
+export const WEB_TESTS = [
+  'src/web/**/*.test.ts',
+  'src/web/**/*.test.tsx',
+  'src/server/test/web-api-types.test.ts',
+];
+/** Whether a run with these variables runs the web's tests. */
+export const runsWebTests = (env: NodeJS.ProcessEnv) =>
+  !env.TEST_DATABASE_URL && env.WEB_TESTS !== 'elsewhere';
+const webTestsHere = runsWebTests(process.env);
+const elsewhere = webTestsHere ? [] : WEB_TESTS;
+
 /** What every project runs with. The global setup is the root's alone: it runs once, and what it provides reaches all. */
 const common = {
   setupFiles: ['./src/server/test/ledger-guard.ts'],
@@ -73,14 +90,31 @@ export default defineConfig({
           ...common,
           name: 'shared',
           include: ALL_TESTS,
-          exclude: [...configDefaults.exclude, ...ISOLATED_TESTS, ...DOCUMENT_TESTS],
+          exclude: [...configDefaults.exclude, ...ISOLATED_TESTS, ...DOCUMENT_TESTS, ...elsewhere],
           isolate: false,
         },
       },
+      ...(webTestsHere
+        ? [
+            {
+              test: {
+                ...common,
+                name: 'document',
+                include: DOCUMENT_TESTS,
+                environment: 'jsdom',
+                isolate: false,
+              },
+            },
+          ]
+        : []),
       {
-        test: { ...common, name: 'document', include: DOCUMENT_TESTS, environment: 'jsdom', isolate: false },
+        test: {
+          ...common,
+          name: 'isolated',
+          include: ISOLATED_TESTS,
+          exclude: [...configDefaults.exclude, ...elsewhere],
+        },
       },
-      { test: { ...common, name: 'isolated', include: ISOLATED_TESTS } },
     ],
   },
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DOCUMENT_TESTS, IN_A_DOCUMENT, ISOLATED_TESTS, NEEDS_ISOLATION } from '../../../vitest.config.js';
+import {
+  DOCUMENT_TESTS,
+  IN_A_DOCUMENT,
+  ISOLATED_TESTS,
+  NEEDS_ISOLATION,
+  runsWebTests,
+  WEB_TESTS,
+} from '../../../vitest.config.js';
 
 // Written in pieces: the calls themselves in this file's text would give it a module graph of its own.
 const vi = (call: string) => `vi.${call}`;
@@ -31,5 +38,22 @@ describe('test isolation (vitest.config.ts)', () => {
     expect(DOCUMENT_TESTS).toContain('src/web/features/execute/survey-form.test.tsx');
     expect(DOCUMENT_TESTS).not.toContain('src/web/features/execute/edit-saved-files.test.tsx');
     expect(DOCUMENT_TESTS).not.toContain('src/web/lib/format.test.ts');
+  });
+
+  it('runs the web’s tests in the embedded database’s run only, every document test among them', () => {
+    expect(runsWebTests({})).toBe(true);
+    expect(runsWebTests({ TEST_DATABASE_URL: 'postgres://127.0.0.1/flujo' })).toBe(false);
+    expect(runsWebTests({ WEB_TESTS: 'elsewhere' })).toBe(false);
+    expect(runsWebTests({ WEB_TESTS: '' })).toBe(true);
+    const web = WEB_TESTS.map(
+      (glob) => new RegExp(`^${glob.replace(/\./g, '\\.').replace(/\*\*\/\*/g, '.*')}$`),
+    );
+    const isWeb = (file: string) => web.some((pattern) => pattern.test(file));
+    // A test in a document exercises the web, whatever its folder; the server's own tests stay in every run.
+    for (const file of DOCUMENT_TESTS) expect(isWeb(file), file).toBe(true);
+    expect(isWeb('src/web/features/execute/edit-saved-files.test.tsx')).toBe(true);
+    expect(isWeb('src/server/test/web-api-types.test.ts')).toBe(true);
+    expect(isWeb('src/server/modules/auth/credentials.test.ts')).toBe(false);
+    expect(isWeb('src/shared/i18n/errors.test.ts')).toBe(false);
   });
 });
