@@ -57,11 +57,9 @@ export const DOCUMENT_TESTS = testTexts
  * reaches, so a run on PostgreSQL, or with `WEB_TESTS=elsewhere` (CI's Node 24 run), leaves them to the embedded
  * database's run, as it leaves the journeys about screens (decisions 160 and 198).
  */
-export const WEB_TESTS = [
-  'src/web/**/*.test.ts',
-  'src/web/**/*.test.tsx',
-  'src/server/test/web-api-types.test.ts',
-];
+export const WEB_TESTS = testTexts
+  .map(({ file }) => file)
+  .filter((file) => file.startsWith('src/web/') || file === 'src/server/test/web-api-types.test.ts');
 /** Whether a run with these variables runs the web's tests. */
 export const runsWebTests = (env: NodeJS.ProcessEnv) =>
   !env.TEST_DATABASE_URL && env.WEB_TESTS !== 'elsewhere';
