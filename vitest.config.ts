@@ -14,11 +14,14 @@ export const NEEDS_ISOLATION = /\bvi\.(?:mock|doMock|stubGlobal|stubEnv|useFakeT
 /** A test file that runs in a browser's document (jsdom) rather than in Node's globals. */
 export const IN_A_DOCUMENT = /@vitest-environment\s+jsdom/;
 
+/** The check that the web's generated client (src/web/lib/api-paths.ts) matches the server's contract. */
+const WEB_CLIENT_CHECK = 'src/server/test/web-api-types.test.ts';
+
 /** Files that need a module graph of their own for a reason their text does not show. */
 const ALSO_ISOLATED = [
   // Compares the committed web client with one generated from a fresh app's document: a schema's component
   // name (Bilingual or BilingualInput) depends on which routes' schemas the process converted before.
-  'src/server/test/web-api-types.test.ts',
+  WEB_CLIENT_CHECK,
 ];
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -59,7 +62,7 @@ export const DOCUMENT_TESTS = testTexts
  */
 export const WEB_TESTS = testTexts
   .map(({ file }) => file)
-  .filter((file) => file.startsWith('src/web/') || file === 'src/server/test/web-api-types.test.ts');
+  .filter((file) => file.startsWith('src/web/') || file === WEB_CLIENT_CHECK);
 /** Whether a run with these variables runs the web's tests. */
 export const runsWebTests = (env: NodeJS.ProcessEnv) =>
   !env.TEST_DATABASE_URL && env.WEB_TESTS !== 'elsewhere';
