@@ -99,6 +99,35 @@ export default tseslint.config(
       ],
     },
   },
+  // A journey takes `test` from e2e/journey.ts, whose `page` is handed on within a worker (decision 200).
+  {
+    files: ['e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test'],
+              message: "A journey takes `test` from './journey.js', whose page is handed on (decision 200).",
+            },
+          ],
+        },
+      ],
+      // The worker's page was opened with the project's context options: a journey that needs others besides
+      // the viewport asks for a context of its own.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.object.name='test'][callee.property.name='use'] > ObjectExpression:not(:has(Property[key.name='ownContext'][value.value=true])) > Property[key.name!=/^(viewport|ownContext)$/]",
+          message:
+            'A journey with context options besides the viewport sets ownContext: true (decision 200).',
+        },
+      ],
+    },
+  },
   {
     files: ['demo/hooks/**/*.ts', 'demo/files/**/*.ts'],
     rules: {

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './journey.js';
 import { expectAccessible, expectResultScreen, screenshot, signUpViaApi } from './fixtures.js';
 
 // The seeded chat demo; no LLM is configured here, so the scripted demo assistant answers, word by word.

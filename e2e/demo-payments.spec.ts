@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './journey.js';
 import { expectAccessible, screenshot, signInAsAdmin } from './fixtures.js';
 
 // The journeys' server runs on PostgreSQL when TEST_DATABASE_URL is set (e2e/server.mjs), and then with

@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './journey.js';
 import { expectAccessible, type Lng, originOf, screenshot, signUpViaApi, tr } from './fixtures.js';
 
 /*

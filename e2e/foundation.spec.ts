@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './journey.js';
 import { E2E_ADMIN } from '../playwright.config.js';
 import { expectAccessible, newEmail, SCREENS, screenshot, signUpViaApi } from './fixtures.js';
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, request, test } from '@playwright/test';
+import { expect, request } from '@playwright/test';
+import { test } from './journey.js';
 import { E2E_ADMIN } from '../playwright.config.js';
 import { chooseLanguage, expectAccessible, type Lng, originOf, shot, signUpViaApi, tr } from './fixtures.js';
 

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './journey.js';
 import { E2E_ADMIN } from '../playwright.config.js';
 import { originOf, SCREENS, signUpViaApi } from './fixtures.js';
 

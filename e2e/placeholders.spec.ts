@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './journey.js';
 import { type Lng, SCREENS, signInAsAdmin, tr } from './fixtures.js';
 
 /*

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './journey.js';
 import { ACCOUNT_OFFERS, formatUsd, planBonusCredits } from '../src/shared/contract/plans.js';
 import { E2E_ADMIN } from '../playwright.config.js';
 import {

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './journey.js';
 import {
   chatToTheEnd,
   expectAccessible,
@@ -27,6 +28,7 @@ for (const width of [390, 1280]) {
     test.use({
       viewport: { width, height: width < 768 ? 844 : 900 },
       permissions: ['clipboard-read', 'clipboard-write'],
+      ownContext: true,
     });
 
     for (const lng of ['en', 'es'] as const) {

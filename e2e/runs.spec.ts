@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, request, test, type Page } from '@playwright/test';
+import { expect, request, type Page } from '@playwright/test';
+import { test } from './journey.js';
 import { E2E_ADMIN } from '../playwright.config.js';
 import {
   adjustCreditsAsAdmin,
@@ -360,22 +361,27 @@ test('a slow workflow shows its progress messages, and an image result is previe
   await screenshot(page, 'runs-result-image-en-1280');
 });
 
-test('a browser without server-sent events follows the slow run by polling to its result', async ({
-  page,
-}) => {
-  await page.addInitScript(() => {
-    Reflect.deleteProperty(globalThis, 'EventSource');
+test.describe('without server-sent events', () => {
+  // The init script stays on its page for good: the journey gets a page of its own (e2e/journey.ts).
+  test.use({ ownContext: true });
+
+  test('a browser without server-sent events follows the slow run by polling to its result', async ({
+    page,
+  }) => {
+    await page.addInitScript(() => {
+      Reflect.deleteProperty(globalThis, 'EventSource');
+    });
+    await signUpViaApi(page, 'Sara Sondeo', 'es');
+    const slow = demo('slow-research');
+    await openFromCatalogue(page, slow, 'es');
+    await chatToTheEnd(page, ['Pasteles veganos', 'Madrid', 'Equipos pequeños']);
+    await expect(page.getByTestId('progress-message')).toHaveText(/Leyendo|Comparando|Redactando/, {
+      timeout: 30_000,
+    });
+    await expectResultScreen(page, 60_000);
+    await expect(page.getByRole('heading', { name: TEXT.es.completed })).toBeVisible();
+    await expect(badge(page)).toHaveText(String(5 - slow.creditsPerExecution));
   });
-  await signUpViaApi(page, 'Sara Sondeo', 'es');
-  const slow = demo('slow-research');
-  await openFromCatalogue(page, slow, 'es');
-  await chatToTheEnd(page, ['Pasteles veganos', 'Madrid', 'Equipos pequeños']);
-  await expect(page.getByTestId('progress-message')).toHaveText(/Leyendo|Comparando|Redactando/, {
-    timeout: 30_000,
-  });
-  await expectResultScreen(page, 60_000);
-  await expect(page.getByRole('heading', { name: TEXT.es.completed })).toBeVisible();
-  await expect(badge(page)).toHaveText(String(5 - slow.creditsPerExecution));
 });
 
 test('when the assistant cannot answer, the chat says so in Spanish and lets the person write again', async ({

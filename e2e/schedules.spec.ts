@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './journey.js';
 import { expectAccessible, type Lng, originOf, screenshot, signUpViaApi, tr } from './fixtures.js';
 
 /*
@@ -42,7 +43,8 @@ async function savedAnswers(page: Page): Promise<string> {
   throw new Error('no survey workflow took saved answers');
 }
 
-test.use({ timezoneId: 'Europe/Madrid' });
+// A time zone of its own: the schedules' times are read in Madrid's.
+test.use({ timezoneId: 'Europe/Madrid', ownContext: true });
 
 for (const lng of ['en', 'es'] as const satisfies Lng[]) {
   for (const width of [1280, 390]) {

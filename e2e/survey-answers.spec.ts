@@ -1,4 +1,5 @@
-import { expect, request, test } from '@playwright/test';
+import { expect, request } from '@playwright/test';
+import { test } from './journey.js';
 import { E2E_ADMIN } from '../playwright.config.js';
 import { expectAccessible, type Lng, SCREENS, screenshot, signUpViaApi, tr } from './fixtures.js';
 

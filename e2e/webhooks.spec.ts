@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './journey.js';
 import { Webhook } from 'standardwebhooks';
 import { expectAccessible, screenshot, signUpViaApi, tr } from './fixtures.js';
 
